@@ -1,0 +1,623 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "datapath.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "dp-port.h"
+#include "dpif-provider.h"
+#include "odp-util.h"
+#include "dpif-netdev.h"
+#include "flow-table.h"
+#include "netdev.h"
+#include "openvswitch/vlog.h"
+#include "ovs-numa.h"
+#include "ovs-rcu.h"
+#include "pmd.h"
+#include "seq.h"
+#include "smap.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(datapath);
+
+static void datapath_reconfigure(struct datapath *)
+    OVS_REQUIRES(dp->reconfig_mutex);
+
+static uint32_t
+hash_port_no(odp_port_t port_no)
+{
+    return hash_int(odp_to_u32(port_no), 0);
+}
+
+/* Creates datapath 'name' of 'class', with its local port (ODPP_LOCAL) of
+ * type 'local_port_type'. */
+int
+datapath_create(const char *name, const struct dpif_class *class,
+                const char *local_port_type, struct datapath **dpp)
+{
+    struct datapath *dp = xzalloc(sizeof *dp);
+    int n_cores;
+    int error;
+
+    ovs_numa_init();
+    n_cores = ovs_numa_get_n_cores();
+    if (n_cores == OVS_CORE_UNSPEC || n_cores <= 0) {
+        n_cores = 1;
+    }
+
+    dp->class = class;
+    dp->name = xstrdup(name);
+    ovs_refcount_init(&dp->ref_cnt);
+    atomic_flag_clear(&dp->destroyed);
+    ovs_mutex_init(&dp->reconfig_mutex);
+    cmap_init(&dp->ports);
+    dp->port_seq = seq_create();
+
+    /* One slot per possible PMD thread, plus the non-PMD context. */
+    dp->n_thread_slots = n_cores + 1;
+    dp->table = flow_table_create(dp->n_thread_slots);
+
+    fat_rwlock_init(&dp->upcall_rwlock);
+    fat_rwlock_wrlock(&dp->upcall_rwlock);  /* Upcalls start disabled. */
+
+    dp->threads = xcalloc(dp->n_thread_slots, sizeof *dp->threads);
+    ovs_mutex_init_recursive(&dp->non_pmd_mutex);
+    ovsthread_key_create(&dp->self_key, NULL);
+    dp->threads[0] = pmd_thread_create_non_pmd(dp);
+
+    dp->max_sleep_us = PMD_DEFAULT_MAX_SLEEP_US;
+    dp->reconfigure_seq = seq_create();
+    dp->last_reconfigure_seq = seq_read(dp->reconfigure_seq);
+
+    odp_port_t local = ODPP_LOCAL;
+    error = datapath_add_port(dp, name, local_port_type, &local);
+    if (error) {
+        datapath_free(dp);
+        return error;
+    }
+    *dpp = dp;
+    return 0;
+}
+
+/* Removes 'port' from 'dp''s port map.  The caller frees it once no thread
+ * can reach it. */
+static void
+unlink_port(struct datapath *dp, struct dp_port *port)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    cmap_remove(&dp->ports, &port->node, hash_port_no(port->port_no));
+    seq_change(dp->port_seq);
+}
+
+/* Frees 'dp', whose last dpif is closing: stops its threads, deletes its
+ * ports and flows. */
+void
+datapath_free(struct datapath *dp)
+{
+    struct dp_port *port;
+
+    if (!dp) {
+        return;
+    }
+
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    for (size_t i = 1; i < dp->n_thread_slots; i++) {
+        if (dp->threads[i]) {
+            pmd_thread_stop(dp->threads[i]);
+            pmd_thread_destroy(dp->threads[i]);
+            dp->threads[i] = NULL;
+        }
+    }
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        unlink_port(dp, port);
+        dp_port_destroy(port);
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+
+    flow_table_destroy(dp->table);
+    pmd_thread_destroy(dp->threads[0]);
+    free(dp->threads);
+    ovsthread_key_delete(dp->self_key);
+    ovs_mutex_destroy(&dp->non_pmd_mutex);
+    fat_rwlock_destroy(&dp->upcall_rwlock);
+    cmap_destroy(&dp->ports);
+    seq_destroy(dp->port_seq);
+    seq_destroy(dp->reconfigure_seq);
+    ovs_mutex_destroy(&dp->reconfig_mutex);
+    free(dp->pmd_cmask);
+    free(dp->name);
+    free(dp);
+}
+
+/* Returns the port numbered 'port_no', or NULL.  Safe in any thread, under
+ * RCU. */
+struct dp_port *
+datapath_lookup_port(const struct datapath *dp, odp_port_t port_no)
+{
+    struct dp_port *port;
+
+    CMAP_FOR_EACH_WITH_HASH (port, node, hash_port_no(port_no), &dp->ports) {
+        if (port->port_no == port_no) {
+            return port;
+        }
+    }
+    return NULL;
+}
+
+/* Returns the port whose netdev is named 'name', or NULL. */
+struct dp_port *
+datapath_find_port_by_name(const struct datapath *dp, const char *name)
+{
+    struct dp_port *port;
+
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        if (!strcmp(netdev_get_name(port->netdev), name)) {
+            return port;
+        }
+    }
+    return NULL;
+}
+
+/* Picks an unused, non-zero port number for a port named 'name'.
+ *
+ * For the "dummy" datapath type used by tests, a number in the name is taken
+ * as the port number (plus 100 for names starting with "br"), exactly as
+ * dpif-netdev does, so that OVS's own tests see the numbers they expect. */
+static odp_port_t
+choose_port(const struct datapath *dp, const char *name)
+{
+    if (!strcmp(dp->class->type, "dummy")) {
+        uint32_t start_no = !strncmp(name, "br", 2) ? 100 : 0;
+
+        for (const char *p = name; *p; p++) {
+            if (isdigit((unsigned char) *p)) {
+                uint32_t port_no = start_no + strtol(p, NULL, 10);
+
+                if (port_no > 0 && port_no != odp_to_u32(ODPP_NONE)
+                    && !datapath_lookup_port(dp, u32_to_odp(port_no))) {
+                    return u32_to_odp(port_no);
+                }
+                break;
+            }
+        }
+    }
+
+    for (uint32_t port_no = 1; port_no <= UINT16_MAX; port_no++) {
+        if (!datapath_lookup_port(dp, u32_to_odp(port_no))) {
+            return u32_to_odp(port_no);
+        }
+    }
+    return ODPP_NONE;
+}
+
+/* Adds netdev 'name' of 'type' to 'dp'.  If '*port_nop' is ODPP_NONE, picks
+ * the number and stores it there; otherwise uses '*port_nop', failing with
+ * EBUSY if it is taken. */
+int
+datapath_add_port(struct datapath *dp, const char *name, const char *type,
+                  odp_port_t *port_nop)
+{
+    struct netdev_saved_flags *sf;
+    struct dp_port *port;
+    odp_port_t port_no;
+    int error;
+
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    if (datapath_find_port_by_name(dp, name)) {
+        error = EEXIST;
+        goto out;
+    }
+    if (*port_nop != ODPP_NONE) {
+        port_no = *port_nop;
+        if (datapath_lookup_port(dp, port_no)) {
+            error = EBUSY;
+            goto out;
+        }
+    } else {
+        port_no = choose_port(dp, name);
+        if (port_no == ODPP_NONE) {
+            error = EFBIG;
+            goto out;
+        }
+    }
+
+    error = dp_port_create(name, type, port_no, &port);
+    if (error) {
+        goto out;
+    }
+    /* Nobody polls or sends on the port yet, so it can be set up here. */
+    error = dp_port_reconfigure(port, dp->n_thread_slots);
+    if (error) {
+        dp_port_destroy(port);
+        goto out;
+    }
+    error = netdev_turn_flags_on(port->netdev, NETDEV_PROMISC, &sf);
+    if (error) {
+        VLOG_ERR("%s: cannot set promisc flag", name);
+        dp_port_destroy(port);
+        goto out;
+    }
+    port->sf = sf;
+
+    cmap_insert(&dp->ports, &port->node, hash_port_no(port_no));
+    seq_change(dp->port_seq);
+    datapath_reconfigure(dp);
+    *port_nop = port_no;
+
+out:
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    return error;
+}
+
+/* Deletes port 'port_no' from 'dp'.  The local port cannot be deleted. */
+int
+datapath_del_port(struct datapath *dp, odp_port_t port_no)
+{
+    struct dp_port *port;
+    int error = 0;
+
+    if (port_no == ODPP_LOCAL) {
+        return EINVAL;
+    }
+
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    port = datapath_lookup_port(dp, port_no);
+    if (port) {
+        unlink_port(dp, port);
+        /* Once every thread has reloaded, none can reach 'port'. */
+        datapath_reconfigure(dp);
+        dp_port_destroy(port);
+    } else {
+        error = port_no == ODPP_NONE ? EINVAL : ENODEV;
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    return error;
+}
+
+/* Returns the CPU cores that 'cmask' selects, or every core if 'cmask' is
+ * NULL. */
+static struct ovs_numa_dump *
+pmd_cores_dump(const char *cmask)
+{
+    if (cmask) {
+        return ovs_numa_dump_cores_with_cmask(cmask);
+    }
+    return ovs_numa_dump_n_cores_per_numa(INT_MAX);
+}
+
+/* Checks that 'cmask' is a hexadecimal CPU mask that selects at least one
+ * core of this machine.  Returns NULL if so, otherwise an error message the
+ * caller must free. */
+static char *
+validate_pmd_cmask(const char *cmask)
+{
+    const char *digits = cmask;
+    struct ovs_numa_dump *dump;
+    size_t n;
+
+    if (!strncasecmp(digits, "0x", 2)) {
+        digits += 2;
+    }
+    if (!*digits || strspn(digits, "0123456789abcdefABCDEF")
+                    != strlen(digits)) {
+        return xasprintf("\"%s\" is not a hexadecimal CPU mask", cmask);
+    }
+    dump = ovs_numa_dump_cores_with_cmask(cmask);
+    n = ovs_numa_dump_count(dump);
+    ovs_numa_dump_destroy(dump);
+    if (!n) {
+        return xasprintf("\"%s\" selects no CPU core of this machine "
+                         "(it has %d)", cmask, ovs_numa_get_n_cores());
+    }
+    return NULL;
+}
+
+/* Applies the datapath keys of Open_vSwitch other_config: pmd-cpu-mask and
+ * pmd-maxsleep.  A bad value is reported in the log and the old one kept. */
+int
+datapath_set_config(struct datapath *dp, const struct smap *other_config)
+{
+    const char *cmask = smap_get(other_config, "pmd-cpu-mask");
+    unsigned long long max_sleep;
+    bool changed = false;
+
+    if (cmask && !cmask[0]) {
+        cmask = NULL;
+    }
+
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    if (!nullable_string_is_equal(cmask, dp->pmd_cmask)) {
+        char *error = cmask ? validate_pmd_cmask(cmask) : NULL;
+
+        if (error) {
+            VLOG_WARN("%s: invalid pmd-cpu-mask: %s; keeping %s", dp->name,
+                      error, dp->pmd_cmask ? dp->pmd_cmask : "the default");
+            free(error);
+        } else {
+            VLOG_INFO("%s: pmd-cpu-mask set to %s", dp->name,
+                      cmask ? cmask : "the default, one PMD per core");
+            free(dp->pmd_cmask);
+            dp->pmd_cmask = nullable_xstrdup(cmask);
+            changed = true;
+        }
+    }
+
+    max_sleep = smap_get_ullong(other_config, "pmd-maxsleep",
+                                PMD_DEFAULT_MAX_SLEEP_US);
+    if (max_sleep > PMD_MAX_MAX_SLEEP_US) {
+        VLOG_WARN("%s: pmd-maxsleep %llu is over the limit; using %d us",
+                  dp->name, max_sleep, PMD_MAX_MAX_SLEEP_US);
+        max_sleep = PMD_MAX_MAX_SLEEP_US;
+    }
+    if (max_sleep != dp->max_sleep_us) {
+        dp->max_sleep_us = max_sleep;
+        VLOG_INFO("%s: PMD max sleep request is %d usecs.", dp->name,
+                  dp->max_sleep_us);
+        for (size_t i = 1; i < dp->n_thread_slots; i++) {
+            if (dp->threads[i]) {
+                atomic_store_relaxed(&dp->threads[i]->max_sleep_us,
+                                     dp->max_sleep_us);
+            }
+        }
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+
+    if (changed) {
+        datapath_request_reconfigure(dp);
+    }
+    return 0;
+}
+
+/* Asks the main thread to reconfigure 'dp' at its next datapath_run(). */
+void
+datapath_request_reconfigure(struct datapath *dp)
+{
+    seq_change(dp->reconfigure_seq);
+}
+
+static bool
+has_pmd_port(const struct datapath *dp)
+{
+    struct dp_port *port;
+
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        if (port->is_pmd) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Returns the lowest free thread index, or 0 if there is none. */
+static unsigned
+free_thread_index(const struct datapath *dp)
+{
+    for (size_t i = 1; i < dp->n_thread_slots; i++) {
+        if (!dp->threads[i]) {
+            return i;
+        }
+    }
+    return 0;
+}
+
+/* Stops PMD threads on cores no longer wanted and starts one on each wanted
+ * core that lacks one.  PMD threads exist only while some port needs
+ * them. */
+static void
+set_pmd_threads(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct ovs_numa_dump *cores = NULL;
+    struct ovs_numa_info_core *core;
+
+    if (has_pmd_port(dp)) {
+        cores = pmd_cores_dump(dp->pmd_cmask);
+    }
+
+    for (size_t i = 1; i < dp->n_thread_slots; i++) {
+        struct pmd_thread *t = dp->threads[i];
+
+        if (t && (!cores || !ovs_numa_dump_contains_core(
+                                 cores, ovs_numa_get_numa_id(t->core_id),
+                                 t->core_id))) {
+            pmd_thread_stop(t);
+            pmd_thread_destroy(t);
+            dp->threads[i] = NULL;
+        }
+    }
+    if (!cores) {
+        return;
+    }
+
+    FOR_EACH_CORE_ON_DUMP (core, cores) {
+        bool present = false;
+
+        for (size_t i = 1; i < dp->n_thread_slots; i++) {
+            if (dp->threads[i] && dp->threads[i]->core_id == core->core_id) {
+                present = true;
+            }
+        }
+        if (!present) {
+            unsigned index = free_thread_index(dp);
+
+            if (!index) {
+                VLOG_ERR("%s: no thread slot left for core %u", dp->name,
+                         core->core_id);
+                break;
+            }
+            dp->threads[index] = pmd_thread_start(dp, index, core->core_id,
+                                                  dp->max_sleep_us);
+        }
+    }
+    ovs_numa_dump_destroy(cores);
+}
+
+/* A poll list under construction. */
+struct poll_list {
+    struct pmd_poll *polls;
+    size_t n, allocated;
+};
+
+static void
+poll_list_add(struct poll_list *list, struct dp_port *port, int qid)
+{
+    if (list->n >= list->allocated) {
+        list->polls = x2nrealloc(list->polls, &list->allocated,
+                                 sizeof *list->polls);
+    }
+    list->polls[list->n++] = (struct pmd_poll) {
+        .port = port, .rxq = port->rxqs[qid], .qid = qid,
+    };
+}
+
+/* Orders PMD threads by core, so that queues spread predictably. */
+static int
+compare_pmd_core(const void *a_, const void *b_)
+{
+    const struct pmd_thread *const *a = a_;
+    const struct pmd_thread *const *b = b_;
+
+    return (*a)->core_id < (*b)->core_id ? -1 : (*a)->core_id > (*b)->core_id;
+}
+
+/* Rebuilds every thread's poll list: non-PMD ports go to the non-PMD
+ * context, and the queues of PMD ports are dealt round-robin to the PMD
+ * threads in core order. */
+static void
+assign_rxqs(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct poll_list *lists = xcalloc(dp->n_thread_slots, sizeof *lists);
+    struct pmd_thread **pmds = xcalloc(dp->n_thread_slots, sizeof *pmds);
+    size_t n_pmds = 0, next = 0;
+    struct dp_port *port;
+
+    for (size_t i = 1; i < dp->n_thread_slots; i++) {
+        if (dp->threads[i]) {
+            pmds[n_pmds++] = dp->threads[i];
+        }
+    }
+    qsort(pmds, n_pmds, sizeof *pmds, compare_pmd_core);
+
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        for (int q = 0; q < port->n_rxq; q++) {
+            if (port->is_pmd && n_pmds) {
+                poll_list_add(&lists[pmds[next++ % n_pmds]->index], port, q);
+            } else if (!port->is_pmd) {
+                poll_list_add(&lists[0], port, q);
+            }
+        }
+    }
+
+    for (size_t i = 0; i < dp->n_thread_slots; i++) {
+        if (dp->threads[i]) {
+            pmd_thread_reload(dp->threads[i], lists[i].polls, lists[i].n);
+        } else {
+            free(lists[i].polls);
+        }
+    }
+    free(lists);
+    free(pmds);
+}
+
+/* Brings every thread in line with the ports and the PMD configuration:
+ * pauses the PMD threads, reconfigures the ports that need it (a port that
+ * fails is deleted, as dpif-netdev does), starts and stops PMD threads, and
+ * hands out the receive queues again. */
+static void
+datapath_reconfigure(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct dp_port *port;
+
+    ovs_mutex_lock(&dp->non_pmd_mutex);
+    for (size_t i = 0; i < dp->n_thread_slots; i++) {
+        if (dp->threads[i]) {
+            pmd_thread_reload(dp->threads[i], NULL, 0);
+        }
+    }
+
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        if (dp_port_needs_reconfigure(port)
+            && dp_port_reconfigure(port, dp->n_thread_slots)) {
+            VLOG_ERR("%s: port %s removed: reconfiguration failed", dp->name,
+                     netdev_get_name(port->netdev));
+            unlink_port(dp, port);
+            ovsrcu_postpone(dp_port_destroy, port);
+        }
+    }
+
+    set_pmd_threads(dp);
+    assign_rxqs(dp);
+    ovs_mutex_unlock(&dp->non_pmd_mutex);
+}
+
+static bool
+needs_reconfigure(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct dp_port *port;
+
+    if (seq_read(dp->reconfigure_seq) != dp->last_reconfigure_seq) {
+        return true;
+    }
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        if (dp_port_needs_reconfigure(port)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The main thread's periodic work: reconfigure if asked to, then poll the
+ * non-PMD ports once. */
+void
+datapath_run(struct datapath *dp)
+{
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    if (needs_reconfigure(dp)) {
+        dp->last_reconfigure_seq = seq_read(dp->reconfigure_seq);
+        datapath_reconfigure(dp);
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+
+    ovs_mutex_lock(&dp->non_pmd_mutex);
+    pmd_thread_poll_once(dp->threads[0]);
+    ovs_mutex_unlock(&dp->non_pmd_mutex);
+}
+
+/* Arranges for poll_block() to wake when datapath_run() has work. */
+void
+datapath_wait(struct datapath *dp)
+{
+    struct pmd_thread *non_pmd = dp->threads[0];
+    struct dp_port *port;
+
+    ovs_mutex_lock(&dp->non_pmd_mutex);
+    for (size_t i = 0; i < non_pmd->n_polls; i++) {
+        netdev_rxq_wait(non_pmd->polls[i].rxq);
+    }
+    ovs_mutex_unlock(&dp->non_pmd_mutex);
+
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        netdev_wait_reconf_required(port->netdev);
+    }
+    seq_wait(dp->reconfigure_seq, dp->last_reconfigure_seq);
+}

@@ -1,0 +1,105 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef DATAPATH_H
+#define DATAPATH_H 1
+
+/* One userspace datapath instance ("ovs-netdev" or "ovs-dummy"), which holds
+ * every bridge of its type: ports, the shared megaflow table, the upcall
+ * hook and the forwarding threads.
+ *
+ * Who owns what:
+ *   - 'ports' and 'table' are shared and read-mostly: forwarding threads read
+ *     them lock-free under RCU; writers hold 'reconfig_mutex' (ports) or the
+ *     table's own mutex (megaflows).
+ *   - 'threads' and the PMD configuration belong to the main thread, under
+ *     'reconfig_mutex'.
+ *   - Each forwarding thread owns its 'struct pmd_thread'; see pmd.h. */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cmap.h"
+#include "dpif.h"
+#include "fat-rwlock.h"
+#include "openvswitch/thread.h"
+#include "ovs-atomic.h"
+#include "ovs-thread.h"
+
+struct dp_port;
+struct flow_table;
+struct pmd_thread;
+struct seq;
+struct smap;
+
+/* Default longest sleep of an idle PMD thread, in microseconds.  OVS 3.1
+ * busy-polls by default (pmd-maxsleep=0); on small machines that starves
+ * everything else, so an idle PMD thread here backs off up to this long. */
+#define PMD_DEFAULT_MAX_SLEEP_US 1000
+
+/* The largest pmd-maxsleep OVS 3.1 accepts, in microseconds. */
+#define PMD_MAX_MAX_SLEEP_US 10000
+
+struct datapath {
+    const struct dpif_class *class;
+    char *name;
+    struct ovs_refcount ref_cnt;
+    atomic_flag destroyed;
+
+    /* Ports, by port number.  Written under 'reconfig_mutex'. */
+    struct ovs_mutex reconfig_mutex;
+    struct cmap ports;
+    struct seq *port_seq;       /* Changes when a port is added or deleted. */
+
+    struct flow_table *table;   /* The shared megaflow table. */
+
+    /* Upcalls: readers are the forwarding threads that miss; the write lock
+     * is held while upcalls are disabled. */
+    struct fat_rwlock upcall_rwlock;
+    upcall_callback *upcall_cb;
+    void *upcall_aux;
+
+    /* Forwarding threads, indexed by thread index; threads[0] is the non-PMD
+     * context.  Changed only by the main thread under 'reconfig_mutex'. */
+    size_t n_thread_slots;      /* Size of 'threads': cores + 1. */
+    struct pmd_thread **threads;
+    struct ovs_mutex non_pmd_mutex; /* Guards use of threads[0]. */
+    ovsthread_key_t self_key;   /* The calling PMD thread, if any. */
+
+    /* Configuration, from other_config, under 'reconfig_mutex'. */
+    char *pmd_cmask;            /* pmd-cpu-mask, or NULL for the default. */
+    int max_sleep_us;           /* pmd-maxsleep. */
+    struct seq *reconfigure_seq;    /* Changed to request reconfigure. */
+    uint64_t last_reconfigure_seq;
+};
+
+int datapath_create(const char *name, const struct dpif_class *,
+                    const char *local_port_type, struct datapath **);
+void datapath_free(struct datapath *);
+
+struct dp_port *datapath_lookup_port(const struct datapath *, odp_port_t);
+struct dp_port *datapath_find_port_by_name(const struct datapath *,
+                                           const char *name);
+int datapath_add_port(struct datapath *, const char *name, const char *type,
+                      odp_port_t *);
+int datapath_del_port(struct datapath *, odp_port_t);
+
+int datapath_set_config(struct datapath *, const struct smap *);
+void datapath_run(struct datapath *);
+void datapath_wait(struct datapath *);
+void datapath_request_reconfigure(struct datapath *);
+
+#endif /* datapath.h */

@@ -1,0 +1,206 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "dp-actions.h"
+
+#include <errno.h>
+
+#include "datapath.h"
+#include "dp-input.h"
+#include "dp-packet.h"
+#include "dp-port.h"
+#include "dp-upcall.h"
+#include "flow.h"
+#include "netlink.h"
+#include "odp-execute.h"
+#include "odp-netlink.h"
+#include "openvswitch/ofpbuf.h"
+#include "openvswitch/vlog.h"
+#include "pmd.h"
+
+VLOG_DEFINE_THIS_MODULE(dp_actions);
+
+/* Deepest recirculation allowed, as in dpif-netdev: a loop of recirculations
+ * must end. */
+#define DP_MAX_RECIRC_DEPTH 6
+
+/* Stack space for the actions one userspace action upcall returns. */
+#define DP_USERSPACE_ACTIONS_STUB 512
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+/* Drops the packets of 'batch' if the callback may steal them; otherwise
+ * they stay with the caller, who owns them. */
+static void
+drop_batch(struct pmd_thread *t, struct dp_packet_batch *batch,
+           bool should_steal, enum pmd_counter reason)
+{
+    if (should_steal) {
+        pmd_counter_add(t, reason, dp_packet_batch_size(batch));
+        dp_packet_delete_batch(batch, true);
+    }
+}
+
+static void
+execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
+               const struct nlattr *a, bool should_steal)
+{
+    struct dp_port *port = datapath_lookup_port(t->dp, nl_attr_get_odp_port(a));
+    struct dp_packet_batch copy;
+
+    if (OVS_UNLIKELY(!port)) {
+        drop_batch(t, batch, should_steal, PMD_DROP_NO_PORT);
+        return;
+    }
+    if (!should_steal) {
+        dp_packet_batch_clone(&copy, batch);
+        batch = &copy;
+    }
+    dp_port_send(port, t->index, batch);
+}
+
+static void
+execute_recirc(struct pmd_thread *t, struct dp_packet_batch *batch,
+               const struct nlattr *a, bool should_steal)
+{
+    struct dp_packet_batch copy;
+    struct dp_packet *packet;
+
+    if (OVS_UNLIKELY(t->recirc_depth >= DP_MAX_RECIRC_DEPTH)) {
+        VLOG_WARN_RL(&rl, "packet dropped: recirculation depth exceeded");
+        drop_batch(t, batch, should_steal, PMD_DROP_RECIRC_DEPTH);
+        return;
+    }
+    if (!should_steal) {
+        dp_packet_batch_clone(&copy, batch);
+        batch = &copy;
+    }
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        packet->md.recirc_id = nl_attr_get_u32(a);
+    }
+    t->recirc_depth++;
+    dp_input_recirculate(t, batch);
+    t->recirc_depth--;
+}
+
+/* Sends each packet of 'batch' to ofproto with the userspace action's
+ * attributes and executes the actions it returns, as dpif-netdev does for
+ * sFlow, controller and other slow-path actions. */
+static void
+execute_userspace(struct pmd_thread *t, struct dp_packet_batch *batch,
+                  const struct nlattr *a, bool should_steal)
+{
+    const struct nlattr *userdata;
+    struct dp_packet_batch copy;
+    struct dp_packet *packet;
+
+    userdata = nl_attr_find_nested(a, OVS_USERSPACE_ATTR_USERDATA);
+    if (!should_steal) {
+        dp_packet_batch_clone(&copy, batch);
+        batch = &copy;
+    }
+    dp_packet_batch_apply_cutlen(batch);
+
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        uint64_t stub[DP_USERSPACE_ACTIONS_STUB / 8];
+        struct ofpbuf actions;
+        struct flow flow;
+        int error;
+
+        ofpbuf_use_stub(&actions, stub, sizeof stub);
+        flow_extract(packet, &flow);
+        error = dp_upcall_action(t, packet, &flow, userdata, &actions);
+        if (!error || error == ENOSPC) {
+            struct dp_packet_batch one;
+
+            dp_packet_batch_init_packet(&one, packet);
+            dp_actions_execute(t, &one, true, actions.data, actions.size);
+        } else {
+            pmd_counter_add(t, PMD_LOST, 1);
+            dp_packet_delete(packet);
+        }
+        ofpbuf_uninit(&actions);
+    }
+}
+
+/* The odp_execute_actions() callback: actions that need the datapath. */
+static void
+execute_cb(void *t_, struct dp_packet_batch *batch, const struct nlattr *a,
+           bool should_steal)
+{
+    struct pmd_thread *t = t_;
+    enum ovs_action_attr type = nl_attr_type(a);
+
+    switch (type) {
+    case OVS_ACTION_ATTR_OUTPUT:
+        execute_output(t, batch, a, should_steal);
+        break;
+
+    case OVS_ACTION_ATTR_RECIRC:
+        execute_recirc(t, batch, a, should_steal);
+        break;
+
+    case OVS_ACTION_ATTR_USERSPACE:
+        execute_userspace(t, batch, a, should_steal);
+        break;
+
+    case OVS_ACTION_ATTR_METER:
+        /* Meters are not offered (meter_get_features reports none), so
+         * ofproto never asks for one; let the packets through. */
+        break;
+
+    case OVS_ACTION_ATTR_LB_OUTPUT:
+    case OVS_ACTION_ATTR_TUNNEL_PUSH:
+    case OVS_ACTION_ATTR_TUNNEL_POP:
+    case OVS_ACTION_ATTR_CT:
+    case OVS_ACTION_ATTR_CT_CLEAR:
+    case OVS_ACTION_ATTR_UNSPEC:
+    case OVS_ACTION_ATTR_SET:
+    case OVS_ACTION_ATTR_PUSH_VLAN:
+    case OVS_ACTION_ATTR_POP_VLAN:
+    case OVS_ACTION_ATTR_SAMPLE:
+    case OVS_ACTION_ATTR_HASH:
+    case OVS_ACTION_ATTR_PUSH_MPLS:
+    case OVS_ACTION_ATTR_POP_MPLS:
+    case OVS_ACTION_ATTR_SET_MASKED:
+    case OVS_ACTION_ATTR_TRUNC:
+    case OVS_ACTION_ATTR_PUSH_ETH:
+    case OVS_ACTION_ATTR_POP_ETH:
+    case OVS_ACTION_ATTR_PUSH_NSH:
+    case OVS_ACTION_ATTR_POP_NSH:
+    case OVS_ACTION_ATTR_CLONE:
+    case OVS_ACTION_ATTR_CHECK_PKT_LEN:
+    case OVS_ACTION_ATTR_ADD_MPLS:
+    case OVS_ACTION_ATTR_DROP:
+    case __OVS_ACTION_ATTR_MAX:
+    default:
+        VLOG_WARN_RL(&rl, "packet dropped: datapath action %d is not "
+                     "supported by this datapath", type);
+        drop_batch(t, batch, should_steal, PMD_DROP_UNSUPPORTED);
+        break;
+    }
+}
+
+/* Executes 'actions' on 'batch' in forwarding thread 't'.  If 'steal', the
+ * packets are consumed; otherwise the caller keeps them. */
+void
+dp_actions_execute(struct pmd_thread *t, struct dp_packet_batch *batch,
+                   bool steal, const struct nlattr *actions,
+                   size_t actions_len)
+{
+    odp_execute_actions(t, batch, steal, actions, actions_len, execute_cb);
+}

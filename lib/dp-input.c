@@ -1,0 +1,151 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "dp-input.h"
+
+#include "datapath.h"
+#include "dp-actions.h"
+#include "dp-packet.h"
+#include "dp-upcall.h"
+#include "flow-cache.h"
+#include "flow-stats.h"
+#include "flow-table.h"
+#include "netdev.h"
+#include "odp-util.h"
+#include "packet-key.h"
+#include "pmd.h"
+#include "util.h"
+
+/* Packets of one batch that hit the same megaflow. */
+struct flow_batch {
+    struct megaflow *flow;          /* The megaflow they hit. */
+    struct dp_packet_batch packets; /* The packets, in arrival order. */
+    uint32_t n_bytes;               /* Their total size. */
+    uint16_t tcp_flags;             /* Their TCP flags, OR-ed. */
+};
+
+/* Adds 'packet', which hit 'flow', to the flow batch for 'flow' in 'batches',
+ * starting one if needed. */
+static void
+flow_batch_add(struct flow_batch batches[], size_t *n_batches,
+               struct megaflow *flow, struct dp_packet *packet,
+               uint16_t tcp_flags)
+{
+    struct flow_batch *b = NULL;
+
+    /* Traffic in one batch usually hits few megaflows, and the last one is
+     * the likeliest, so search backwards. */
+    for (size_t i = *n_batches; i-- > 0;) {
+        if (batches[i].flow == flow) {
+            b = &batches[i];
+            break;
+        }
+    }
+    if (!b) {
+        b = &batches[(*n_batches)++];
+        b->flow = flow;
+        dp_packet_batch_init(&b->packets);
+        b->n_bytes = 0;
+        b->tcp_flags = 0;
+    }
+    dp_packet_batch_add(&b->packets, packet);
+    b->n_bytes += dp_packet_size(packet);
+    b->tcp_flags |= tcp_flags;
+}
+
+/* Finds the megaflow for 'packet', whose key is 'key': first in the thread's
+ * exact-match cache, then in the shared table.  Returns NULL on a miss. */
+static struct megaflow *
+classify(struct pmd_thread *t, const struct packet_key *key)
+{
+    struct megaflow *flow;
+
+    flow = flow_cache_lookup(t->cache, key);
+    if (flow) {
+        pmd_counter_add(t, PMD_EMC_HITS, 1);
+        return flow;
+    }
+    flow = flow_table_lookup(t->dp->table, &key->mf);
+    if (flow) {
+        pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
+        flow_cache_insert(t->cache, key, flow);
+    }
+    return flow;
+}
+
+static void
+dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
+           bool md_is_valid, odp_port_t in_port)
+{
+    struct flow_batch batches[NETDEV_MAX_BURST];
+    struct dp_packet *packet;
+    size_t n_batches = 0;
+
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        struct packet_key key;
+        struct megaflow *flow;
+
+        if (OVS_UNLIKELY(dp_packet_size(packet) < ETH_HEADER_LEN)) {
+            pmd_counter_add(t, PMD_DROP_SHORT, 1);
+            dp_packet_delete(packet);
+            continue;
+        }
+        if (!md_is_valid) {
+            pkt_metadata_init(&packet->md, in_port);
+        }
+
+        packet_key_init(&key, packet, t->recirc_depth);
+        flow = classify(t, &key);
+        if (OVS_LIKELY(flow)) {
+            flow_batch_add(batches, &n_batches, flow, packet,
+                           miniflow_get_tcp_flags(&key.mf));
+        } else {
+            pmd_counter_add(t, PMD_MISSES, 1);
+            dp_upcall_miss(t, packet, &key);
+        }
+    }
+
+    for (size_t i = 0; i < n_batches; i++) {
+        struct flow_batch *b = &batches[i];
+        const struct megaflow_actions *actions;
+
+        flow_stats_update(b->flow->stats, t->index,
+                          dp_packet_batch_size(&b->packets), b->n_bytes,
+                          b->tcp_flags, t->now);
+        actions = megaflow_get_actions(b->flow);
+        dp_actions_execute(t, &b->packets, true, actions->actions,
+                           actions->size);
+    }
+}
+
+/* Forwards 'batch', just received on port 'in_port' by thread 't'.  Takes
+ * ownership of the packets. */
+void
+dp_input_batch(struct pmd_thread *t, struct dp_packet_batch *batch,
+               odp_port_t in_port)
+{
+    dp_input__(t, batch, false, in_port);
+}
+
+/* Forwards 'batch' again after a recirculation action set its packets'
+ * recirc_id.  Takes ownership of the packets. */
+void
+dp_input_recirculate(struct pmd_thread *t, struct dp_packet_batch *batch)
+{
+    pmd_counter_add(t, PMD_RECIRC_PACKETS, dp_packet_batch_size(batch));
+    dp_input__(t, batch, true, ODPP_NONE);
+}

@@ -1,0 +1,143 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "dp-port.h"
+
+#include <errno.h>
+
+#include "dp-packet.h"
+#include "netdev.h"
+#include "openvswitch/vlog.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(dp_port);
+
+/* Opens netdev 'name' of 'type' as port 'port_no'.  On success stores the new
+ * port, not yet reconfigured and with no queue open, in '*portp'. */
+int
+dp_port_create(const char *name, const char *type, odp_port_t port_no,
+               struct dp_port **portp)
+{
+    enum netdev_flags flags;
+    struct netdev *netdev;
+    struct dp_port *port;
+    int error;
+
+    *portp = NULL;
+    error = netdev_open(name, type, &netdev);
+    if (error) {
+        return error;
+    }
+
+    netdev_get_flags(netdev, &flags);
+    if (flags & NETDEV_LOOPBACK) {
+        VLOG_ERR("%s: cannot add a loopback device", name);
+        netdev_close(netdev);
+        return EINVAL;
+    }
+
+    port = xzalloc(sizeof *port);
+    port->port_no = port_no;
+    port->netdev = netdev;
+    port->type = xstrdup(type);
+    port->is_pmd = netdev_is_pmd(netdev);
+    port->need_reconfigure = true;
+    *portp = port;
+    return 0;
+}
+
+static void
+close_rxqs(struct dp_port *port)
+{
+    for (int i = 0; i < port->n_rxq; i++) {
+        netdev_rxq_close(port->rxqs[i]);
+    }
+    free(port->rxqs);
+    port->rxqs = NULL;
+    port->n_rxq = 0;
+}
+
+/* Closes 'port' and restores its netdev's flags.  Accepts NULL. */
+void
+dp_port_destroy(struct dp_port *port)
+{
+    if (!port) {
+        return;
+    }
+    close_rxqs(port);
+    netdev_restore_flags(port->sf);
+    netdev_close(port->netdev);
+    free(port->type);
+    free(port);
+}
+
+/* Returns true if 'port' must be reconfigured before it is polled again. */
+bool
+dp_port_needs_reconfigure(const struct dp_port *port)
+{
+    return port->need_reconfigure || netdev_is_reconf_required(port->netdev);
+}
+
+/* Applies pending netdev configuration to 'port' and reopens its receive
+ * queues, asking for one transmit queue per each of 'n_tx_threads' threads.
+ * No thread may poll or transmit on 'port' meanwhile. */
+int
+dp_port_reconfigure(struct dp_port *port, int n_tx_threads)
+{
+    struct netdev *netdev = port->netdev;
+    int error;
+
+    close_rxqs(port);
+    netdev_set_tx_multiq(netdev, n_tx_threads);
+    if (netdev_is_reconf_required(netdev)) {
+        error = netdev_reconfigure(netdev);
+        if (error && error != EOPNOTSUPP) {
+            VLOG_ERR("%s: cannot reconfigure: %s", netdev_get_name(netdev),
+                     ovs_strerror(error));
+            return error;
+        }
+    }
+
+    port->rxqs = xcalloc(MAX(netdev_n_rxq(netdev), 1), sizeof *port->rxqs);
+    for (int i = 0; i < netdev_n_rxq(netdev); i++) {
+        error = netdev_rxq_open(netdev, &port->rxqs[i], i);
+        if (error) {
+            VLOG_ERR("%s: cannot receive packets on this network device "
+                     "(%s)", netdev_get_name(netdev), ovs_strerror(error));
+            close_rxqs(port);
+            return error;
+        }
+        port->n_rxq++;
+    }
+    port->n_txq = MAX(netdev_n_txq(netdev), 1);
+    port->n_tx_threads = n_tx_threads;
+    port->need_reconfigure = false;
+    return 0;
+}
+
+/* Transmits 'batch' on 'port' and takes ownership of its packets.  Each
+ * forwarding thread uses its own transmit queue when the netdev has enough;
+ * otherwise threads share queues and the netdev serializes them. */
+void
+dp_port_send(struct dp_port *port, unsigned thread_index,
+             struct dp_packet_batch *batch)
+{
+    bool concurrent = port->n_txq < port->n_tx_threads;
+
+    dp_packet_batch_apply_cutlen(batch);
+    netdev_send(port->netdev, thread_index % port->n_txq, batch, concurrent);
+}

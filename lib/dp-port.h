@@ -1,0 +1,60 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef DP_PORT_H
+#define DP_PORT_H 1
+
+/* A port of the datapath: one netdev, its receive queues, and how forwarding
+ * threads transmit on it.
+ *
+ * Ports live in the datapath's 'ports' cmap.  Forwarding threads find them
+ * there under RCU, taking no reference; a deleted port is freed after a grace
+ * period.  Everything below is written only under the datapath's
+ * 'reconfig_mutex', while no forwarding thread polls the port. */
+
+#include <stdbool.h>
+
+#include "cmap.h"
+#include "openvswitch/types.h"
+
+struct dp_packet_batch;
+struct netdev;
+struct netdev_rxq;
+struct netdev_saved_flags;
+
+struct dp_port {
+    struct cmap_node node;          /* In datapath 'ports', by port number. */
+    odp_port_t port_no;             /* Datapath port number. */
+    struct netdev *netdev;          /* The device; the port holds a ref. */
+    char *type;                     /* Port type, as dpif_port reports it. */
+    struct netdev_saved_flags *sf;  /* Flags to restore on deletion. */
+    bool is_pmd;                    /* Polled by PMD threads? */
+    bool need_reconfigure;          /* Must reopen its queues. */
+    int n_rxq;                      /* Number of elements in 'rxqs'. */
+    struct netdev_rxq **rxqs;       /* Open receive queues. */
+    int n_txq;                      /* Transmit queues the netdev offers. */
+    int n_tx_threads;               /* Threads that may transmit on it. */
+};
+
+int dp_port_create(const char *name, const char *type, odp_port_t,
+                   struct dp_port **);
+void dp_port_destroy(struct dp_port *);
+int dp_port_reconfigure(struct dp_port *, int n_tx_threads);
+bool dp_port_needs_reconfigure(const struct dp_port *);
+void dp_port_send(struct dp_port *, unsigned thread_index,
+                  struct dp_packet_batch *);
+
+#endif /* dp-port.h */

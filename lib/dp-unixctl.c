@@ -1,0 +1,260 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "dp-unixctl.h"
+
+#include "datapath.h"
+#include "dp-port.h"
+#include "dpif-netdev.h"
+#include "dpif-percpu.h"
+#include "flow-stats.h"
+#include "flow-table.h"
+#include "netdev.h"
+#include "odp-util.h"
+#include "openvswitch/dynamic-string.h"
+#include "ovs-thread.h"
+#include "pmd.h"
+#include "timeval.h"
+#include "unixctl.h"
+#include "util.h"
+
+/* Finds the datapath named by the optional first argument of a command, or
+ * replies with an error and returns NULL. */
+static struct datapath *
+find_datapath(struct unixctl_conn *conn, int argc, const char *argv[],
+              int n_args_without_dp)
+{
+    const char *name = argc > n_args_without_dp ? argv[1] : NULL;
+    struct datapath *dp = dpif_percpu_find_datapath(name);
+
+    if (!dp) {
+        unixctl_command_reply_error(conn, name
+                                    ? "no such datapath"
+                                    : "please specify an existing datapath");
+    }
+    return dp;
+}
+
+/* Describes thread 't' in one line's header. */
+static void
+format_thread(struct ds *s, const struct pmd_thread *t)
+{
+    if (t->index == 0) {
+        ds_put_cstr(s, "main thread");
+    } else {
+        ds_put_format(s, "pmd thread index %u core_id %u", t->index,
+                      t->core_id);
+    }
+}
+
+static void
+flow_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
+                void *aux OVS_UNUSED)
+{
+    struct datapath *dp = find_datapath(conn, argc, argv, 2);
+    const char *ufid_string = argv[argc - 1];
+    struct dpif_flow_stats total;
+    struct megaflow *flow;
+    struct ds s;
+    ovs_u128 ufid;
+
+    if (!dp) {
+        return;
+    }
+    if (odp_ufid_from_string(ufid_string, &ufid) <= 0) {
+        unixctl_command_reply_error(conn, "invalid UFID (expected "
+                                    "ufid:xxxxxxxx-xxxx-xxxx-xxxx-"
+                                    "xxxxxxxxxxxx)");
+        return;
+    }
+    flow = flow_table_find_ufid(dp->table, &ufid);
+    if (!flow) {
+        unixctl_command_reply_error(conn, "no flow with this UFID");
+        return;
+    }
+
+    ds_init(&s);
+    odp_format_ufid(&flow->ufid, &s);
+    ds_put_cstr(&s, "\ntotal: ");
+    flow_stats_get(flow->stats, &total);
+    dpif_flow_stats_format(&total, &s);
+    ds_put_char(&s, '\n');
+
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    for (size_t i = 0; i < flow_stats_n_slots(flow->stats); i++) {
+        struct flow_stats_slot_info info;
+        struct dpif_flow_stats slot_stats;
+
+        if (!flow_stats_get_slot(flow->stats, i, &info)) {
+            continue;
+        }
+        slot_stats = (struct dpif_flow_stats) {
+            .n_packets = info.n_packets,
+            .n_bytes = info.n_bytes,
+            .used = info.used,
+            .tcp_flags = info.tcp_flags,
+        };
+        ds_put_format(&s, "slot %"PRIuSIZE" (", i);
+        if (dp->threads[i]) {
+            format_thread(&s, dp->threads[i]);
+        } else {
+            ds_put_cstr(&s, "thread gone");
+        }
+        ds_put_cstr(&s, "): ");
+        dpif_flow_stats_format(&slot_stats, &s);
+        ds_put_char(&s, '\n');
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
+format_counters(struct ds *s, const struct pmd_thread *t)
+{
+    uint64_t c[PMD_N_COUNTERS];
+    uint64_t cycles;
+
+    pmd_thread_read_counters(t, c);
+    format_thread(s, t);
+    ds_put_cstr(s, ":\n");
+    ds_put_format(s, "  packets received: %"PRIu64"\n", c[PMD_RX_PACKETS]);
+    ds_put_format(s, "  packet recirculations: %"PRIu64"\n",
+                  c[PMD_RECIRC_PACKETS]);
+    ds_put_format(s, "  exact match hits: %"PRIu64"\n", c[PMD_EMC_HITS]);
+    ds_put_format(s, "  megaflow hits: %"PRIu64"\n", c[PMD_MEGAFLOW_HITS]);
+    ds_put_format(s, "  miss with success upcall: %"PRIu64"\n",
+                  c[PMD_UPCALLS]);
+    ds_put_format(s, "  miss with failed upcall: %"PRIu64"\n", c[PMD_LOST]);
+    ds_put_format(s, "  drops: short %"PRIu64", recirc-depth %"PRIu64
+                  ", no-port %"PRIu64", unsupported %"PRIu64"\n",
+                  c[PMD_DROP_SHORT], c[PMD_DROP_RECIRC_DEPTH],
+                  c[PMD_DROP_NO_PORT], c[PMD_DROP_UNSUPPORTED]);
+    cycles = c[PMD_BUSY_CYCLES] + c[PMD_IDLE_CYCLES];
+    if (cycles) {
+        uint64_t packets = c[PMD_RX_PACKETS] + c[PMD_RECIRC_PACKETS];
+
+        ds_put_format(s, "  idle cycles: %"PRIu64" (%.02f%%)\n",
+                      c[PMD_IDLE_CYCLES],
+                      100.0 * c[PMD_IDLE_CYCLES] / cycles);
+        ds_put_format(s, "  processing cycles: %"PRIu64" (%.02f%%)\n",
+                      c[PMD_BUSY_CYCLES],
+                      100.0 * c[PMD_BUSY_CYCLES] / cycles);
+        if (packets) {
+            ds_put_format(s, "  avg cycles per packet: %.02f\n",
+                          (double) c[PMD_BUSY_CYCLES] / packets);
+        }
+    }
+}
+
+static void
+pmd_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
+               void *aux OVS_UNUSED)
+{
+    struct datapath *dp = find_datapath(conn, argc, argv, 1);
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (!dp) {
+        return;
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    for (size_t i = 1; i <= dp->n_thread_slots; i++) {
+        /* PMD threads first, then the main thread, as OVS prints them. */
+        const struct pmd_thread *t = dp->threads[i % dp->n_thread_slots];
+
+        if (t) {
+            format_counters(&s, t);
+        }
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
+pmd_stats_clear(struct unixctl_conn *conn, int argc, const char *argv[],
+                void *aux OVS_UNUSED)
+{
+    struct datapath *dp = find_datapath(conn, argc, argv, 1);
+
+    if (!dp) {
+        return;
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    for (size_t i = 0; i < dp->n_thread_slots; i++) {
+        if (dp->threads[i]) {
+            pmd_thread_clear_counters(dp->threads[i]);
+        }
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    unixctl_command_reply(conn, "");
+}
+
+static void
+pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *aux OVS_UNUSED)
+{
+    struct datapath *dp = find_datapath(conn, argc, argv, 1);
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (!dp) {
+        return;
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    ovs_mutex_lock(&dp->non_pmd_mutex);
+    for (size_t i = 1; i <= dp->n_thread_slots; i++) {
+        const struct pmd_thread *t = dp->threads[i % dp->n_thread_slots];
+
+        if (!t) {
+            continue;
+        }
+        format_thread(&s, t);
+        ds_put_cstr(&s, ":\n");
+        /* The poll list only changes under 'reconfig_mutex', which we
+         * hold, so reading another thread's list here is safe. */
+        for (size_t j = 0; j < t->n_polls; j++) {
+            ds_put_format(&s, "  port: %-16s queue-id: %2d\n",
+                          netdev_get_name(t->polls[j].port->netdev),
+                          t->polls[j].qid);
+        }
+    }
+    ovs_mutex_unlock(&dp->non_pmd_mutex);
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+/* Registers the commands, once however many classes call it. */
+void
+dp_unixctl_register(void)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+
+    if (!ovsthread_once_start(&once)) {
+        return;
+    }
+    unixctl_command_register("dpif-percpu/flow-stats-show", "[dp] ufid",
+                             1, 2, flow_stats_show, NULL);
+    unixctl_command_register("dpif-percpu/pmd-stats-show", "[dp]",
+                             0, 1, pmd_stats_show, NULL);
+    unixctl_command_register("dpif-percpu/pmd-stats-clear", "[dp]",
+                             0, 1, pmd_stats_clear, NULL);
+    unixctl_command_register("dpif-percpu/pmd-rxq-show", "[dp]",
+                             0, 1, pmd_rxq_show, NULL);
+    ovsthread_once_done(&once);
+}

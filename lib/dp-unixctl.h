@@ -1,0 +1,34 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef DP_UNIXCTL_H
+#define DP_UNIXCTL_H 1
+
+/* ovs-appctl commands of the ovs-percpu datapath:
+ *
+ *   dpif-percpu/flow-stats-show [DP] UFID
+ *       One megaflow's statistics, per forwarding thread and summed.
+ *   dpif-percpu/pmd-stats-show [DP]
+ *   dpif-percpu/pmd-stats-clear [DP]
+ *       Per-thread counters, as dpif-netdev/pmd-stats-show does for OVS.
+ *   dpif-percpu/pmd-rxq-show [DP]
+ *       Which thread polls which receive queue.
+ *
+ * DP may be left out when there is exactly one datapath. */
+
+void dp_unixctl_register(void);
+
+#endif /* dp-unixctl.h */

@@ -1,0 +1,160 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "dp-upcall.h"
+
+#include <errno.h>
+
+#include "coverage.h"
+#include "datapath.h"
+#include "dp-actions.h"
+#include "dp-packet.h"
+#include "flow-cache.h"
+#include "flow-table.h"
+#include "odp-util.h"
+#include "openvswitch/match.h"
+#include "openvswitch/ofpbuf.h"
+#include "openvswitch/vlog.h"
+#include "packet-key.h"
+#include "pmd.h"
+
+VLOG_DEFINE_THIS_MODULE(dp_upcall);
+
+/* Stack space for the actions of one upcall; larger ones go to the heap.
+ * Upcalls nest through recirculation, so each keeps its own buffers. */
+#define DP_UPCALL_ACTIONS_STUB 512
+
+COVERAGE_DEFINE(percpu_upcall_collision);
+
+/* Calls the upcall callback of 't''s datapath.  Returns ENODEV if upcalls
+ * are disabled or nobody registered, otherwise what the callback returns.
+ *
+ * Every flow lives in one shared table, so the upcall is made on behalf of
+ * the datapath as a whole: 'pmd_id' is always NON_PMD_CORE_ID, and
+ * 'dpctl/dump-flows' shows one "flow-dump from the main thread" section. */
+static int
+upcall(struct pmd_thread *t, const struct dp_packet *packet,
+       const struct flow *flow, struct flow_wildcards *wc, ovs_u128 *ufid,
+       enum dpif_upcall_type type, const struct nlattr *userdata,
+       struct ofpbuf *actions, struct ofpbuf *put_actions)
+{
+    struct datapath *dp = t->dp;
+    int error;
+
+    if (fat_rwlock_tryrdlock(&dp->upcall_rwlock)) {
+        return ENODEV;
+    }
+    error = (dp->upcall_cb
+             ? dp->upcall_cb(packet, flow, ufid, NON_PMD_CORE_ID, type,
+                             userdata, actions, wc, put_actions,
+                             dp->upcall_aux)
+             : ENODEV);
+    fat_rwlock_unlock(&dp->upcall_rwlock);
+    return error;
+}
+
+/* Handles 'packet', with key 'key', which missed every table: asks ofproto
+ * for its actions and megaflow, executes the actions on the packet (taking
+ * ownership of it), and installs the megaflow unless ofproto said not to or
+ * another thread installed one first.  Returns the megaflow that now covers
+ * the packet, or NULL. */
+struct megaflow *
+dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
+               const struct packet_key *key)
+{
+    uint64_t actions_stub[DP_UPCALL_ACTIONS_STUB / 8];
+    uint64_t put_actions_stub[DP_UPCALL_ACTIONS_STUB / 8];
+    struct ofpbuf actions_buf, put_actions_buf;
+    struct ofpbuf *actions = &actions_buf;
+    struct ofpbuf *put_actions = &put_actions_buf;
+    struct flow_table *table = t->dp->table;
+    const struct ofpbuf *add_actions;
+    struct dp_packet_batch batch;
+    struct megaflow *flow;
+    struct match match;
+    ovs_u128 ufid;
+    int error;
+
+    match.tun_md.valid = false;
+    miniflow_expand(&key->mf, &match.flow);
+    memset(&match.wc, 0, sizeof match.wc);
+    ofpbuf_use_stub(actions, actions_stub, sizeof actions_stub);
+    ofpbuf_use_stub(put_actions, put_actions_stub, sizeof put_actions_stub);
+
+    /* The UFID is the hash of the key, as in dpif-netdev. */
+    odp_flow_key_hash(&match.flow, sizeof match.flow, &ufid);
+    error = upcall(t, packet, &match.flow, &match.wc, &ufid, DPIF_UC_MISS,
+                   NULL, actions, put_actions);
+    if (OVS_UNLIKELY(error && error != ENOSPC)) {
+        pmd_counter_add(t, PMD_LOST, 1);
+        dp_packet_delete(packet);
+        flow = NULL;
+        goto out;
+    }
+    pmd_counter_add(t, PMD_UPCALLS, 1);
+
+    /* A Netlink flow key cannot wildcard the presence of a VLAN tag: a key
+     * without one matches only untagged packets.  Keep the mask in step, as
+     * dpif_netdev_flow_put() and our flow_put do. */
+    if (!match.wc.masks.vlans[0].tci) {
+        match.wc.masks.vlans[0].tci = htons(VLAN_VID_MASK | VLAN_CFI);
+    }
+
+    /* Execute before installing, so that the batch loop cannot run slow-path
+     * actions on this packet a second time. */
+    add_actions = put_actions->size ? put_actions : actions;
+    dp_packet_batch_init_packet(&batch, packet);
+    dp_actions_execute(t, &batch, true, actions->data, actions->size);
+
+    if (error == ENOSPC) {
+        flow = NULL;
+        goto out;
+    }
+
+    flow_table_lock(table);
+    flow = flow_table_lookup(table, &key->mf);
+    if (OVS_LIKELY(!flow)) {
+        flow = flow_table_insert(table, &match, &ufid, add_actions->data,
+                                 add_actions->size);
+    } else {
+        /* Another thread installed it while we were upcalling. */
+        COVERAGE_INC(percpu_upcall_collision);
+    }
+    flow_table_unlock(table);
+    flow_cache_insert(t->cache, key, flow);
+
+out:
+    ofpbuf_uninit(actions);
+    ofpbuf_uninit(put_actions);
+    return flow;
+}
+
+/* Makes a DPIF_UC_ACTION upcall for 'packet', whose flow is 'flow', with
+ * 'userdata' from the userspace action, storing the actions ofproto wants
+ * executed into 'actions'.  Returns 0 or ENOSPC if the actions are to be
+ * executed, otherwise an errno. */
+int
+dp_upcall_action(struct pmd_thread *t, struct dp_packet *packet,
+                 const struct flow *flow, const struct nlattr *userdata,
+                 struct ofpbuf *actions)
+{
+    ovs_u128 ufid;
+
+    odp_flow_key_hash(flow, sizeof *flow, &ufid);
+    return upcall(t, packet, flow, NULL, &ufid, DPIF_UC_ACTION, userdata,
+                  actions, NULL);
+}

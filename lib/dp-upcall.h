@@ -1,0 +1,42 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef DP_UPCALL_H
+#define DP_UPCALL_H 1
+
+/* Upcalls into ofproto-dpif-upcall through the callback it registered with
+ * register_upcall_cb().  The callback runs in the thread that missed, which
+ * then installs the megaflow in the shared table: if two threads miss the
+ * same megaflow at once, the second one to take the table's mutex finds the
+ * first one's flow and installs nothing. */
+
+#include "dpif.h"
+
+struct dp_packet;
+struct flow;
+struct megaflow;
+struct nlattr;
+struct ofpbuf;
+struct packet_key;
+struct pmd_thread;
+
+struct megaflow *dp_upcall_miss(struct pmd_thread *, struct dp_packet *,
+                                const struct packet_key *);
+int dp_upcall_action(struct pmd_thread *, struct dp_packet *,
+                     const struct flow *, const struct nlattr *userdata,
+                     struct ofpbuf *actions);
+
+#endif /* dp-upcall.h */

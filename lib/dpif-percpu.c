@@ -1,0 +1,968 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "dpif-percpu.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "datapath.h"
+#include "dp-actions.h"
+#include "dp-packet.h"
+#include "dp-port.h"
+#include "dp-unixctl.h"
+#include "dpif-netdev.h"
+#include "dpif-provider.h"
+#include "flow-stats.h"
+#include "flow-table.h"
+#include "netdev.h"
+#include "netdev-vport.h"
+#include "netlink.h"
+#include "odp-util.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/match.h"
+#include "openvswitch/ofpbuf.h"
+#include "openvswitch/shash.h"
+#include "openvswitch/vlog.h"
+#include "pmd.h"
+#include "seq.h"
+#include "sset.h"
+#include "timeval.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(dpif_percpu);
+
+/* Flows returned by one call of flow_dump_next, at most. */
+#define FLOW_DUMP_MAX_BATCH 50
+
+/* All datapaths, by name.  Only the main thread creates and frees them. */
+static struct ovs_mutex datapaths_mutex = OVS_MUTEX_INITIALIZER;
+static struct shash datapaths OVS_GUARDED_BY(datapaths_mutex)
+    = SHASH_INITIALIZER(&datapaths);
+
+/* What the key of a dumped flow may hold.  Conntrack fields are left out:
+ * this datapath does not offer conntrack yet, and refuses flows that match
+ * on it. */
+static const struct odp_support percpu_odp_support = {
+    .max_vlan_headers = SIZE_MAX,
+    .max_mpls_depth = SIZE_MAX,
+    .recirc = true,
+};
+
+/* One open handle on a datapath. */
+struct dpif_percpu {
+    struct dpif dpif;
+    struct datapath *dp;
+    uint64_t last_port_seq;     /* For port_poll. */
+};
+
+static struct dpif_percpu *
+dpif_percpu_cast(const struct dpif *dpif)
+{
+    return CONTAINER_OF(dpif, struct dpif_percpu, dpif);
+}
+
+static struct datapath *
+get_datapath(const struct dpif *dpif)
+{
+    return dpif_percpu_cast(dpif)->dp;
+}
+
+static bool
+class_is_dummy(const struct dpif_class *class)
+{
+    return strcmp(class->type, "netdev");
+}
+
+/* Returns the datapath called 'name', or NULL.  For the main thread, which
+ * is the only one that frees datapaths. */
+struct datapath *
+dpif_percpu_find_datapath(const char *name)
+{
+    struct datapath *dp;
+
+    ovs_mutex_lock(&datapaths_mutex);
+    if (name) {
+        dp = shash_find_data(&datapaths, name);
+    } else {
+        dp = shash_count(&datapaths) == 1 ? shash_first(&datapaths)->data
+                                          : NULL;
+    }
+    ovs_mutex_unlock(&datapaths_mutex);
+    return dp;
+}
+
+static int
+dpif_percpu_init(void)
+{
+    dp_unixctl_register();
+    return 0;
+}
+
+static int
+dpif_percpu_enumerate(struct sset *all_dps, const struct dpif_class *class)
+{
+    struct shash_node *node;
+
+    ovs_mutex_lock(&datapaths_mutex);
+    SHASH_FOR_EACH (node, &datapaths) {
+        struct datapath *dp = node->data;
+
+        if (dp->class == class) {
+            sset_add(all_dps, node->name);
+        }
+    }
+    ovs_mutex_unlock(&datapaths_mutex);
+    return 0;
+}
+
+static const char *
+dpif_percpu_port_open_type(const struct dpif_class *class, const char *type)
+{
+    return strcmp(type, "internal") ? type
+           : class_is_dummy(class) ? "dummy-internal"
+           : "tap";
+}
+
+static struct dpif *
+create_dpif(struct datapath *dp)
+{
+    uint16_t netflow_id = hash_string(dp->name, 0);
+    struct dpif_percpu *dpif = xmalloc(sizeof *dpif);
+
+    ovs_refcount_ref(&dp->ref_cnt);
+    dpif_init(&dpif->dpif, dp->class, dp->name, netflow_id >> 8, netflow_id);
+    dpif->dp = dp;
+    dpif->last_port_seq = seq_read(dp->port_seq);
+    return &dpif->dpif;
+}
+
+static int
+dpif_percpu_open(const struct dpif_class *class, const char *name,
+                 bool create, struct dpif **dpifp)
+{
+    struct datapath *dp;
+    int error;
+
+    ovs_mutex_lock(&datapaths_mutex);
+    dp = shash_find_data(&datapaths, name);
+    if (!dp) {
+        error = ENODEV;
+        if (create) {
+            error = datapath_create(name, class,
+                                    dpif_percpu_port_open_type(class,
+                                                               "internal"),
+                                    &dp);
+            if (!error) {
+                shash_add(&datapaths, name, dp);
+            }
+        }
+    } else {
+        error = dp->class != class ? EINVAL : create ? EEXIST : 0;
+    }
+    if (!error) {
+        *dpifp = create_dpif(dp);
+    }
+    ovs_mutex_unlock(&datapaths_mutex);
+    return error;
+}
+
+static void
+datapath_unref(struct datapath *dp)
+{
+    ovs_mutex_lock(&datapaths_mutex);
+    if (ovs_refcount_unref(&dp->ref_cnt) == 1) {
+        shash_find_and_delete(&datapaths, dp->name);
+        ovs_mutex_unlock(&datapaths_mutex);
+        datapath_free(dp);
+        return;
+    }
+    ovs_mutex_unlock(&datapaths_mutex);
+}
+
+static void
+dpif_percpu_close(struct dpif *dpif)
+{
+    struct datapath *dp = get_datapath(dpif);
+
+    datapath_unref(dp);
+    free(dpif_percpu_cast(dpif));
+}
+
+static int
+dpif_percpu_destroy(struct dpif *dpif)
+{
+    struct datapath *dp = get_datapath(dpif);
+
+    if (!atomic_flag_test_and_set(&dp->destroyed)) {
+        if (ovs_refcount_unref_relaxed(&dp->ref_cnt) == 1) {
+            /* The dpif that called us still holds a reference. */
+            OVS_NOT_REACHED();
+        }
+    }
+    return 0;
+}
+
+static bool
+dpif_percpu_run(struct dpif *dpif)
+{
+    datapath_run(get_datapath(dpif));
+    return false;
+}
+
+static void
+dpif_percpu_wait(struct dpif *dpif)
+{
+    datapath_wait(get_datapath(dpif));
+}
+
+static int
+dpif_percpu_get_stats(const struct dpif *dpif, struct dpif_dp_stats *stats)
+{
+    struct datapath *dp = get_datapath(dpif);
+
+    memset(stats, 0, sizeof *stats);
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    for (size_t i = 0; i < dp->n_thread_slots; i++) {
+        uint64_t c[PMD_N_COUNTERS];
+
+        if (!dp->threads[i]) {
+            continue;
+        }
+        pmd_thread_read_counters(dp->threads[i], c);
+        stats->n_hit += c[PMD_EMC_HITS] + c[PMD_MEGAFLOW_HITS];
+        stats->n_missed += c[PMD_MISSES];
+        stats->n_lost += c[PMD_LOST];
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    stats->n_flows = flow_table_count(dp->table);
+
+    /* As dpif-netdev: mask statistics are left out of 'dpctl/show'. */
+    stats->n_masks = UINT32_MAX;
+    stats->n_mask_hit = UINT64_MAX;
+    stats->n_cache_hit = UINT64_MAX;
+    return 0;
+}
+
+static int
+dpif_percpu_port_add(struct dpif *dpif, struct netdev *netdev,
+                     odp_port_t *port_nop)
+{
+    char namebuf[NETDEV_VPORT_NAME_BUFSIZE];
+    const char *name;
+
+    name = netdev_vport_get_dpif_port(netdev, namebuf, sizeof namebuf);
+    return datapath_add_port(get_datapath(dpif), name,
+                             netdev_get_type(netdev), port_nop);
+}
+
+static int
+dpif_percpu_port_del(struct dpif *dpif, odp_port_t port_no)
+{
+    return datapath_del_port(get_datapath(dpif), port_no);
+}
+
+static void
+answer_port_query(const struct dp_port *port, struct dpif_port *dpif_port)
+{
+    if (dpif_port) {
+        dpif_port->name = xstrdup(netdev_get_name(port->netdev));
+        dpif_port->type = xstrdup(port->type);
+        dpif_port->port_no = port->port_no;
+    }
+}
+
+static int
+dpif_percpu_port_query_by_number(const struct dpif *dpif, odp_port_t port_no,
+                                 struct dpif_port *dpif_port)
+{
+    struct datapath *dp = get_datapath(dpif);
+    struct dp_port *port;
+    int error = 0;
+
+    if (port_no == ODPP_NONE) {
+        return EINVAL;
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    port = datapath_lookup_port(dp, port_no);
+    if (port) {
+        answer_port_query(port, dpif_port);
+    } else {
+        error = ENODEV;
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    return error;
+}
+
+static int
+dpif_percpu_port_query_by_name(const struct dpif *dpif, const char *devname,
+                               struct dpif_port *dpif_port)
+{
+    struct datapath *dp = get_datapath(dpif);
+    struct dp_port *port;
+    int error = 0;
+
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    port = datapath_find_port_by_name(dp, devname);
+    if (port) {
+        answer_port_query(port, dpif_port);
+    } else {
+        error = ENODEV;
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    return error;
+}
+
+/* State of a port dump: where it is, and the strings of the last port it
+ * returned, which must stay valid until the next call. */
+struct port_dump_state {
+    struct cmap_position position;
+    char *name;
+    char *type;
+};
+
+static int
+dpif_percpu_port_dump_start(const struct dpif *dpif OVS_UNUSED,
+                            void **statep)
+{
+    *statep = xzalloc(sizeof(struct port_dump_state));
+    return 0;
+}
+
+static int
+dpif_percpu_port_dump_next(const struct dpif *dpif, void *state_,
+                           struct dpif_port *dpif_port)
+{
+    struct datapath *dp = get_datapath(dpif);
+    struct port_dump_state *state = state_;
+    struct cmap_node *node;
+    int error = EOF;
+
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    node = cmap_next_position(&dp->ports, &state->position);
+    if (node) {
+        struct dp_port *port = CONTAINER_OF(node, struct dp_port, node);
+
+        free(state->name);
+        free(state->type);
+        state->name = xstrdup(netdev_get_name(port->netdev));
+        state->type = xstrdup(port->type);
+        dpif_port->name = state->name;
+        dpif_port->type = state->type;
+        dpif_port->port_no = port->port_no;
+        error = 0;
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    return error;
+}
+
+static int
+dpif_percpu_port_dump_done(const struct dpif *dpif OVS_UNUSED, void *state_)
+{
+    struct port_dump_state *state = state_;
+
+    free(state->name);
+    free(state->type);
+    free(state);
+    return 0;
+}
+
+static int
+dpif_percpu_port_poll(const struct dpif *dpif_, char **devnamep OVS_UNUSED)
+{
+    struct dpif_percpu *dpif = dpif_percpu_cast(dpif_);
+    uint64_t seq = seq_read(dpif->dp->port_seq);
+
+    if (seq != dpif->last_port_seq) {
+        dpif->last_port_seq = seq;
+        return ENOBUFS;
+    }
+    return EAGAIN;
+}
+
+static void
+dpif_percpu_port_poll_wait(const struct dpif *dpif_)
+{
+    struct dpif_percpu *dpif = dpif_percpu_cast(dpif_);
+
+    seq_wait(dpif->dp->port_seq, dpif->last_port_seq);
+}
+
+static int
+dpif_percpu_flow_flush(struct dpif *dpif)
+{
+    flow_table_flush(get_datapath(dpif)->table);
+    return 0;
+}
+
+/* Converts 'key' into 'flow'.  Logs a parse failure unless 'probe'. */
+static int
+flow_from_nlattrs(const struct nlattr *key, uint32_t key_len,
+                  struct flow *flow, bool probe)
+{
+    if (odp_flow_key_to_flow(key, key_len, flow, NULL)) {
+        if (!probe) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+            struct ds s = DS_EMPTY_INITIALIZER;
+
+            odp_flow_format(key, key_len, NULL, 0, NULL, &s, true);
+            VLOG_ERR_RL(&rl, "internal error parsing flow key %s",
+                        ds_cstr(&s));
+            ds_destroy(&s);
+        }
+        return EINVAL;
+    }
+    return 0;
+}
+
+/* Converts 'mask' into 'wc' for 'flow'.  Logs a parse failure unless
+ * 'probe'. */
+static int
+mask_from_nlattrs(const struct nlattr *key, uint32_t key_len,
+                  const struct nlattr *mask, uint32_t mask_len,
+                  const struct flow *flow, struct flow_wildcards *wc,
+                  bool probe)
+{
+    enum odp_key_fitness fitness;
+
+    fitness = odp_flow_key_to_mask(mask, mask_len, wc, flow, NULL);
+    if (fitness) {
+        if (!probe) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+            struct ds s = DS_EMPTY_INITIALIZER;
+
+            odp_flow_format(key, key_len, mask, mask_len, NULL, &s, true);
+            VLOG_ERR_RL(&rl, "internal error parsing flow mask %s (%s)",
+                        ds_cstr(&s), odp_key_fitness_to_string(fitness));
+            ds_destroy(&s);
+        }
+        return EINVAL;
+    }
+    return 0;
+}
+
+/* Returns true if 'match' matches on conntrack state, which this datapath
+ * cannot supply yet.  Refusing such flows is how ofproto's feature probes
+ * learn that conntrack is missing. */
+static bool
+match_uses_conntrack(const struct match *match)
+{
+    const struct flow *f = &match->flow;
+    const struct flow *m = &match->wc.masks;
+
+    return (f->ct_state || f->ct_zone || f->ct_mark
+            || !ovs_u128_is_zero(f->ct_label) || f->ct_nw_proto
+            || m->ct_state || m->ct_zone || m->ct_mark
+            || !ovs_u128_is_zero(m->ct_label) || m->ct_nw_proto);
+}
+
+/* Fills 'out' from 'flow': the key and mask re-serialised in canonical order
+ * into 'key_buf' and 'mask_buf', the actions (valid until the caller
+ * quiesces) and the summed per-thread stats. */
+static void
+megaflow_to_dpif_flow(const struct megaflow *flow, struct ofpbuf *key_buf,
+                      struct ofpbuf *mask_buf, struct dpif_flow *out,
+                      bool terse)
+{
+    if (terse) {
+        memset(out, 0, sizeof *out);
+    } else {
+        const struct megaflow_actions *actions = megaflow_get_actions(flow);
+        struct flow_wildcards wc;
+        struct odp_flow_key_parms parms = {
+            .flow = &flow->flow,
+            .mask = &wc.masks,
+            .support = percpu_odp_support,
+        };
+        size_t offset;
+
+        megaflow_get_mask(flow, &wc);
+
+        offset = key_buf->size;
+        out->key = ofpbuf_tail(key_buf);
+        odp_flow_key_from_flow(&parms, key_buf);
+        out->key_len = key_buf->size - offset;
+
+        offset = mask_buf->size;
+        out->mask = ofpbuf_tail(mask_buf);
+        parms.key_buf = key_buf;
+        odp_flow_key_from_mask(&parms, mask_buf);
+        out->mask_len = mask_buf->size - offset;
+
+        out->actions = actions->actions;
+        out->actions_len = actions->size;
+    }
+
+    out->ufid = flow->ufid;
+    out->ufid_present = true;
+    out->pmd_id = NON_PMD_CORE_ID;
+    flow_stats_get(flow->stats, &out->stats);
+    out->attrs.offloaded = false;
+    out->attrs.dp_layer = "ovs";
+    out->attrs.dp_extra_info = flow->extra_info;
+}
+
+/* Finds the megaflow that 'ufid', or failing that 'key', names. */
+static struct megaflow *
+find_megaflow(const struct datapath *dp, const ovs_u128 *ufid,
+              const struct nlattr *key, size_t key_len)
+{
+    ovs_u128 key_ufid;
+    struct flow flow;
+
+    if (ufid) {
+        return flow_table_find_ufid(dp->table, ufid);
+    }
+    if (key && !flow_from_nlattrs(key, key_len, &flow, true)) {
+        odp_flow_key_hash(&flow, sizeof flow, &key_ufid);
+        return flow_table_find_ufid(dp->table, &key_ufid);
+    }
+    return NULL;
+}
+
+static int
+flow_put(struct datapath *dp, const struct dpif_flow_put *put)
+{
+    bool probe = put->flags & DPIF_FP_PROBE;
+    struct megaflow *flow;
+    struct match match;
+    ovs_u128 ufid;
+    int error;
+
+    if (put->stats) {
+        memset(put->stats, 0, sizeof *put->stats);
+    }
+    error = flow_from_nlattrs(put->key, put->key_len, &match.flow, probe);
+    if (error) {
+        return error;
+    }
+    error = mask_from_nlattrs(put->key, put->key_len, put->mask,
+                              put->mask_len, &match.flow, &match.wc, probe);
+    if (error) {
+        return error;
+    }
+    if (match.wc.masks.in_port.odp_port != ODPP_NONE) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
+        VLOG_ERR_RL(&rl, "failed to put%s flow: in_port is not an exact "
+                    "match", (put->flags & DPIF_FP_CREATE) ? "[create]"
+                    : (put->flags & DPIF_FP_MODIFY) ? "[modify]" : "[zero]");
+        return EINVAL;
+    }
+    if (match_uses_conntrack(&match)) {
+        return EINVAL;
+    }
+
+    if (put->ufid) {
+        ufid = *put->ufid;
+    } else {
+        odp_flow_key_hash(&match.flow, sizeof match.flow, &ufid);
+    }
+
+    /* Keep in step with dp_upcall_miss(): a key without a VLAN tag matches
+     * only untagged packets. */
+    if (!match.wc.masks.vlans[0].tci) {
+        match.wc.masks.vlans[0].tci = htons(VLAN_VID_MASK | VLAN_CFI);
+    }
+
+    flow_table_lock(dp->table);
+    flow = flow_table_lookup_flow(dp->table, &match.flow);
+    if (!flow) {
+        if (put->flags & DPIF_FP_CREATE) {
+            flow_table_insert(dp->table, &match, &ufid, put->actions,
+                              put->actions_len);
+        } else {
+            error = ENOENT;
+        }
+    } else if (put->flags & DPIF_FP_MODIFY) {
+        if (put->stats) {
+            flow_stats_get(flow->stats, put->stats);
+        }
+        flow_table_set_actions(dp->table, flow, put->actions,
+                               put->actions_len);
+        if (put->flags & DPIF_FP_ZERO_STATS) {
+            flow_stats_clear(flow->stats);
+        }
+    } else if (put->flags & DPIF_FP_CREATE) {
+        error = EEXIST;
+    } else {
+        /* Overlapping flow. */
+        error = EINVAL;
+    }
+    flow_table_unlock(dp->table);
+    return error;
+}
+
+static int
+flow_del(struct datapath *dp, const struct dpif_flow_del *del)
+{
+    struct megaflow *flow;
+    int error = 0;
+
+    if (del->stats) {
+        memset(del->stats, 0, sizeof *del->stats);
+    }
+    flow_table_lock(dp->table);
+    flow = find_megaflow(dp, del->ufid, del->key, del->key_len);
+    if (flow) {
+        if (del->stats) {
+            flow_stats_get(flow->stats, del->stats);
+        }
+        flow_table_remove(dp->table, flow);
+    } else {
+        error = ENOENT;
+    }
+    flow_table_unlock(dp->table);
+    return error;
+}
+
+static int
+flow_get(struct datapath *dp, const struct dpif_flow_get *get)
+{
+    struct megaflow *flow;
+
+    flow = find_megaflow(dp, get->ufid, get->key, get->key_len);
+    if (!flow) {
+        return ENOENT;
+    }
+    megaflow_to_dpif_flow(flow, get->buffer, get->buffer, get->flow, false);
+    return 0;
+}
+
+/* Returns true if this datapath can execute every top-level action in
+ * 'actions'.  Used to answer ofproto's action probes truthfully. */
+static bool
+actions_supported(const struct nlattr *actions, size_t actions_len)
+{
+    const struct nlattr *a;
+    size_t left;
+
+    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
+        enum ovs_action_attr type = nl_attr_type(a);
+
+        switch (type) {
+        case OVS_ACTION_ATTR_CT:
+        case OVS_ACTION_ATTR_CT_CLEAR:
+        case OVS_ACTION_ATTR_METER:
+        case OVS_ACTION_ATTR_TUNNEL_PUSH:
+        case OVS_ACTION_ATTR_TUNNEL_POP:
+        case OVS_ACTION_ATTR_LB_OUTPUT:
+            return false;
+        case OVS_ACTION_ATTR_UNSPEC:
+        case OVS_ACTION_ATTR_OUTPUT:
+        case OVS_ACTION_ATTR_USERSPACE:
+        case OVS_ACTION_ATTR_SET:
+        case OVS_ACTION_ATTR_PUSH_VLAN:
+        case OVS_ACTION_ATTR_POP_VLAN:
+        case OVS_ACTION_ATTR_SAMPLE:
+        case OVS_ACTION_ATTR_RECIRC:
+        case OVS_ACTION_ATTR_HASH:
+        case OVS_ACTION_ATTR_PUSH_MPLS:
+        case OVS_ACTION_ATTR_POP_MPLS:
+        case OVS_ACTION_ATTR_SET_MASKED:
+        case OVS_ACTION_ATTR_TRUNC:
+        case OVS_ACTION_ATTR_PUSH_ETH:
+        case OVS_ACTION_ATTR_POP_ETH:
+        case OVS_ACTION_ATTR_PUSH_NSH:
+        case OVS_ACTION_ATTR_POP_NSH:
+        case OVS_ACTION_ATTR_CLONE:
+        case OVS_ACTION_ATTR_CHECK_PKT_LEN:
+        case OVS_ACTION_ATTR_ADD_MPLS:
+        case OVS_ACTION_ATTR_DROP:
+        case __OVS_ACTION_ATTR_MAX:
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
+static int
+execute(struct datapath *dp, struct dpif_execute *execute)
+{
+    struct dp_packet *packet = execute->packet;
+    struct pmd_thread *t = pmd_thread_self(dp);
+    struct dp_packet_batch batch;
+
+    if (dp_packet_size(packet) < ETH_HEADER_LEN
+        || dp_packet_size(packet) > UINT16_MAX) {
+        return EINVAL;
+    }
+    if (execute->probe) {
+        /* A probe's packet need not meet its actions' prerequisites, so it
+         * is never executed: only the actions are judged. */
+        return actions_supported(execute->actions, execute->actions_len)
+               ? 0 : EINVAL;
+    }
+
+    if (!t) {
+        ovs_mutex_lock(&dp->non_pmd_mutex);
+        t = dp->threads[0];
+        t->now = time_msec();
+    }
+
+    /* Packets that did not come through the datapath (packet-out, BFD...)
+     * have no RSS hash yet; actions such as hash need one. */
+    if (!dp_packet_rss_valid(packet)) {
+        dp_packet_set_rss_hash(packet, flow_hash_5tuple(execute->flow, 0));
+    }
+
+    /* The caller keeps 'packet' and may expect to see the actions' changes,
+     * so execute on a copy and swap it back. */
+    dp_packet_batch_init_packet(&batch, dp_packet_clone(packet));
+    dp_actions_execute(t, &batch, false, execute->actions,
+                       execute->actions_len);
+    if (t->index == 0) {
+        ovs_mutex_unlock(&dp->non_pmd_mutex);
+    }
+
+    if (dp_packet_batch_size(&batch) == 1) {
+        dp_packet_swap(packet, batch.packets[0]);
+    }
+    dp_packet_delete_batch(&batch, true);
+    return 0;
+}
+
+static void
+dpif_percpu_operate(struct dpif *dpif, struct dpif_op **ops, size_t n_ops,
+                    enum dpif_offload_type offload_type OVS_UNUSED)
+{
+    struct datapath *dp = get_datapath(dpif);
+
+    for (size_t i = 0; i < n_ops; i++) {
+        struct dpif_op *op = ops[i];
+
+        switch (op->type) {
+        case DPIF_OP_FLOW_PUT:
+            op->error = flow_put(dp, &op->flow_put);
+            break;
+        case DPIF_OP_FLOW_DEL:
+            op->error = flow_del(dp, &op->flow_del);
+            break;
+        case DPIF_OP_FLOW_GET:
+            op->error = flow_get(dp, &op->flow_get);
+            break;
+        case DPIF_OP_EXECUTE:
+            op->error = execute(dp, &op->execute);
+            break;
+        }
+    }
+}
+
+/* A flow dump walks the shared table once. */
+struct percpu_flow_dump {
+    struct dpif_flow_dump up;
+    struct ovs_mutex mutex;         /* Guards 'position' and 'done'. */
+    struct cmap_position position;
+    bool done;
+};
+
+struct percpu_flow_dump_thread {
+    struct dpif_flow_dump_thread up;
+    struct percpu_flow_dump *dump;
+    struct odputil_keybuf keybuf[FLOW_DUMP_MAX_BATCH];
+    struct odputil_keybuf maskbuf[FLOW_DUMP_MAX_BATCH];
+};
+
+static struct percpu_flow_dump *
+flow_dump_cast(struct dpif_flow_dump *dump)
+{
+    return CONTAINER_OF(dump, struct percpu_flow_dump, up);
+}
+
+static struct percpu_flow_dump_thread *
+flow_dump_thread_cast(struct dpif_flow_dump_thread *thread)
+{
+    return CONTAINER_OF(thread, struct percpu_flow_dump_thread, up);
+}
+
+static struct dpif_flow_dump *
+dpif_percpu_flow_dump_create(const struct dpif *dpif, bool terse,
+                             struct dpif_flow_dump_types *types OVS_UNUSED)
+{
+    struct percpu_flow_dump *dump = xzalloc(sizeof *dump);
+
+    dpif_flow_dump_init(&dump->up, dpif);
+    dump->up.terse = terse;
+    ovs_mutex_init(&dump->mutex);
+    return &dump->up;
+}
+
+static int
+dpif_percpu_flow_dump_destroy(struct dpif_flow_dump *dump_)
+{
+    struct percpu_flow_dump *dump = flow_dump_cast(dump_);
+
+    ovs_mutex_destroy(&dump->mutex);
+    free(dump);
+    return 0;
+}
+
+static struct dpif_flow_dump_thread *
+dpif_percpu_flow_dump_thread_create(struct dpif_flow_dump *dump_)
+{
+    struct percpu_flow_dump *dump = flow_dump_cast(dump_);
+    struct percpu_flow_dump_thread *thread = xmalloc(sizeof *thread);
+
+    dpif_flow_dump_thread_init(&thread->up, &dump->up);
+    thread->dump = dump;
+    return &thread->up;
+}
+
+static void
+dpif_percpu_flow_dump_thread_destroy(struct dpif_flow_dump_thread *thread)
+{
+    free(flow_dump_thread_cast(thread));
+}
+
+static int
+dpif_percpu_flow_dump_next(struct dpif_flow_dump_thread *thread_,
+                           struct dpif_flow *flows, int max_flows)
+{
+    struct percpu_flow_dump_thread *thread = flow_dump_thread_cast(thread_);
+    struct percpu_flow_dump *dump = thread->dump;
+    struct datapath *dp = get_datapath(thread->up.dpif);
+    struct megaflow *batch[FLOW_DUMP_MAX_BATCH];
+    int limit = MIN(max_flows, FLOW_DUMP_MAX_BATCH);
+    int n = 0;
+
+    ovs_mutex_lock(&dump->mutex);
+    while (!dump->done && n < limit) {
+        struct megaflow *flow = flow_table_next(dp->table, &dump->position);
+
+        if (flow) {
+            batch[n++] = flow;
+        } else {
+            dump->done = true;
+        }
+    }
+    ovs_mutex_unlock(&dump->mutex);
+
+    for (int i = 0; i < n; i++) {
+        struct ofpbuf key, mask;
+
+        ofpbuf_use_stack(&key, &thread->keybuf[i], sizeof thread->keybuf[i]);
+        ofpbuf_use_stack(&mask, &thread->maskbuf[i],
+                         sizeof thread->maskbuf[i]);
+        megaflow_to_dpif_flow(batch[i], &key, &mask, &flows[i],
+                              dump->up.terse);
+    }
+    return n;
+}
+
+static void
+dpif_percpu_register_upcall_cb(struct dpif *dpif, upcall_callback *cb,
+                               void *aux)
+{
+    struct datapath *dp = get_datapath(dpif);
+
+    dp->upcall_aux = aux;
+    dp->upcall_cb = cb;
+}
+
+static void
+dpif_percpu_enable_upcall(struct dpif *dpif)
+{
+    fat_rwlock_unlock(&get_datapath(dpif)->upcall_rwlock);
+}
+
+static void
+dpif_percpu_disable_upcall(struct dpif *dpif)
+{
+    fat_rwlock_wrlock(&get_datapath(dpif)->upcall_rwlock);
+}
+
+static char *
+dpif_percpu_get_datapath_version(void)
+{
+    return xasprintf("ovs-percpu %s", OVS_PERCPU_VERSION);
+}
+
+static int
+dpif_percpu_set_config(struct dpif *dpif, const struct smap *other_config)
+{
+    return datapath_set_config(get_datapath(dpif), other_config);
+}
+
+#define DPIF_PERCPU_CLASS(TYPE)                                         \
+    {                                                                   \
+        .type = TYPE,                                                   \
+        .cleanup_required = true,                                       \
+        .init = dpif_percpu_init,                                       \
+        .enumerate = dpif_percpu_enumerate,                             \
+        .port_open_type = dpif_percpu_port_open_type,                   \
+        .open = dpif_percpu_open,                                       \
+        .close = dpif_percpu_close,                                     \
+        .destroy = dpif_percpu_destroy,                                 \
+        .run = dpif_percpu_run,                                         \
+        .wait = dpif_percpu_wait,                                       \
+        .get_stats = dpif_percpu_get_stats,                             \
+        .port_add = dpif_percpu_port_add,                               \
+        .port_del = dpif_percpu_port_del,                               \
+        .port_query_by_number = dpif_percpu_port_query_by_number,       \
+        .port_query_by_name = dpif_percpu_port_query_by_name,           \
+        .port_dump_start = dpif_percpu_port_dump_start,                 \
+        .port_dump_next = dpif_percpu_port_dump_next,                   \
+        .port_dump_done = dpif_percpu_port_dump_done,                   \
+        .port_poll = dpif_percpu_port_poll,                             \
+        .port_poll_wait = dpif_percpu_port_poll_wait,                   \
+        .flow_flush = dpif_percpu_flow_flush,                           \
+        .flow_dump_create = dpif_percpu_flow_dump_create,               \
+        .flow_dump_destroy = dpif_percpu_flow_dump_destroy,             \
+        .flow_dump_thread_create = dpif_percpu_flow_dump_thread_create, \
+        .flow_dump_thread_destroy = dpif_percpu_flow_dump_thread_destroy, \
+        .flow_dump_next = dpif_percpu_flow_dump_next,                   \
+        .operate = dpif_percpu_operate,                                 \
+        .register_upcall_cb = dpif_percpu_register_upcall_cb,           \
+        .enable_upcall = dpif_percpu_enable_upcall,                     \
+        .disable_upcall = dpif_percpu_disable_upcall,                   \
+        .get_datapath_version = dpif_percpu_get_datapath_version,       \
+        .set_config = dpif_percpu_set_config,                           \
+    }
+
+/* The class behind datapath_type=netdev. */
+static const struct dpif_class dpif_percpu_class = DPIF_PERCPU_CLASS("netdev");
+
+/* The class behind datapath_type=dummy, for tests: internal ports are dummy
+ * devices and port numbers follow port names. */
+static const struct dpif_class dpif_percpu_dummy_class
+    = DPIF_PERCPU_CLASS("dummy");
+
+/* The dummy class again under the type "system", for
+ * --enable-dummy=system and =override. */
+static const struct dpif_class dpif_percpu_system_dummy_class
+    = DPIF_PERCPU_CLASS("system");
+
+/* Registers our classes and shuts OVS's dpif-netdev out of their types.
+ * Must run before anything calls dp_initialize(). */
+void
+dpif_percpu_register(void)
+{
+    dp_register_provider(&dpif_percpu_class);
+    dp_disallow_provider("netdev");
+    dp_register_provider(&dpif_percpu_dummy_class);
+    dp_disallow_provider("dummy");
+}
+
+/* Puts the dummy class behind the type "system" too, so that a test's
+ * "system" bridges use dummy devices, as --enable-dummy=system asks. */
+void
+dpif_percpu_override_system(void)
+{
+    dp_register_provider(&dpif_percpu_system_dummy_class);
+    dp_disallow_provider("system");
+}

@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef FLOW_STATS_H
+#define FLOW_STATS_H 1
+
+/* Per-thread statistics of one megaflow.
+ *
+ * Every megaflow owns one 'struct flow_stats': an array with one slot per
+ * forwarding thread, indexed by the thread's dense index.  Slot 0 is
+ * allocated with the flow; any other slot is allocated by its thread when it
+ * first hits the flow, as the Linux kernel datapath does.  A thread writes
+ * only its own slot, with plain stores and no atomic read-modify-write, so
+ * that threads hitting the same megaflow never share a written cache line.
+ *
+ * Slot 0 is the exception: it also takes the updates of any thread whose own
+ * slot could not be allocated, so it is written under a mutex.
+ *
+ * Readers (dumps, flow_get, the per-thread breakdown) sum the slots.  Clearing
+ * never writes a slot: it bumps a generation number, and a slot stamped with
+ * an older generation counts as zero until its owner next writes it. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dpif_flow_stats;
+struct flow_stats;
+
+/* One thread's share of a flow's statistics, as flow_stats_get_slot()
+ * reports it. */
+struct flow_stats_slot_info {
+    uint64_t n_packets;         /* Packets this thread forwarded. */
+    uint64_t n_bytes;           /* Bytes this thread forwarded. */
+    long long int used;         /* Last hit by this thread, in ms, or 0. */
+    uint16_t tcp_flags;         /* TCP flags seen by this thread. */
+};
+
+struct flow_stats *flow_stats_create(size_t n_slots);
+void flow_stats_destroy(struct flow_stats *);
+
+void flow_stats_update(struct flow_stats *, size_t slot,
+                       uint32_t n_packets, uint32_t n_bytes,
+                       uint16_t tcp_flags, long long int now);
+
+void flow_stats_get(const struct flow_stats *, struct dpif_flow_stats *);
+void flow_stats_clear(struct flow_stats *);
+
+size_t flow_stats_n_slots(const struct flow_stats *);
+bool flow_stats_get_slot(const struct flow_stats *, size_t slot,
+                         struct flow_stats_slot_info *);
+
+#endif /* flow-stats.h */

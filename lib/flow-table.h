@@ -1,0 +1,105 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef FLOW_TABLE_H
+#define FLOW_TABLE_H 1
+
+/* The megaflow table: one per datapath, shared by every forwarding thread.
+ *
+ * It is a tuple-space classifier: one subtable per distinct mask, each a
+ * cmap of the megaflows with that mask, keyed by the hash of their masked
+ * key.  Readers (the forwarding threads) look flows up lock-free under RCU
+ * and take no reference.  Writers (upcalls, flow_put, flow_del, flush) hold
+ * the table's mutex.  A removed megaflow is freed only after an RCU grace
+ * period and after every exact-match cache has dropped its reference.
+ *
+ * Unlike OVS's dpif-netdev, which keeps one table per PMD thread, a megaflow
+ * here exists once however many threads hit it: it is upcalled, installed,
+ * revalidated and stored once. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmap.h"
+#include "flow.h"
+#include "openvswitch/types.h"
+#include "ovs-atomic.h"
+#include "ovs-rcu.h"
+
+struct flow_stats;
+struct flow_subtable;
+struct flow_table;
+struct match;
+struct nlattr;
+
+/* A megaflow's actions.  Replaced as a whole, under RCU, by a modify. */
+struct megaflow_actions {
+    unsigned int size;          /* Size of 'actions', in bytes. */
+    struct nlattr actions[];    /* Datapath actions, as Netlink attributes. */
+};
+
+/* One installed megaflow.  Everything but 'actions', 'dead' and the
+ * reference count is fixed at creation. */
+struct megaflow {
+    struct cmap_node node;          /* In its subtable, by masked-key hash. */
+    struct cmap_node ufid_node;     /* In the table's UFID map. */
+    const ovs_u128 ufid;            /* Unique flow identifier. */
+    const struct flow flow;         /* The key it was installed with. */
+    struct flow_subtable *subtable; /* Its mask's subtable. */
+    struct flow_stats *stats;       /* Per-thread statistics. */
+    struct ovs_refcount ref_cnt;    /* The table's reference, and caches'. */
+    atomic_bool dead;               /* Removed from the table? */
+    OVSRCU_TYPE(const struct megaflow_actions *) actions;
+    char *extra_info;               /* For 'dpctl/dump-flows -m'. */
+    uint64_t key_values[];          /* Masked key, in the mask's map order. */
+};
+
+struct flow_table *flow_table_create(size_t n_stats_slots);
+void flow_table_destroy(struct flow_table *);
+
+/* Readers: lock-free, under RCU. */
+struct megaflow *flow_table_lookup(const struct flow_table *,
+                                   const struct miniflow *key);
+struct megaflow *flow_table_lookup_flow(const struct flow_table *,
+                                        const struct flow *);
+struct megaflow *flow_table_find_ufid(const struct flow_table *,
+                                      const ovs_u128 *ufid);
+struct megaflow *flow_table_next(const struct flow_table *,
+                                 struct cmap_position *);
+size_t flow_table_count(const struct flow_table *);
+size_t flow_table_n_masks(const struct flow_table *);
+
+/* Writers. */
+void flow_table_lock(struct flow_table *);
+void flow_table_unlock(struct flow_table *);
+struct megaflow *flow_table_insert(struct flow_table *, const struct match *,
+                                   const ovs_u128 *ufid,
+                                   const struct nlattr *actions,
+                                   size_t actions_len);
+void flow_table_set_actions(struct flow_table *, struct megaflow *,
+                            const struct nlattr *actions, size_t actions_len);
+void flow_table_remove(struct flow_table *, struct megaflow *);
+void flow_table_flush(struct flow_table *);
+
+/* Megaflows. */
+const struct megaflow_actions *megaflow_get_actions(const struct megaflow *);
+bool megaflow_is_dead(const struct megaflow *);
+bool megaflow_try_ref(struct megaflow *);
+void megaflow_unref(struct megaflow *);
+void megaflow_get_mask(const struct megaflow *, struct flow_wildcards *);
+
+#endif /* flow-table.h */

@@ -1,0 +1,300 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "pmd.h"
+
+#include <string.h>
+
+#include "datapath.h"
+#include "dp-input.h"
+#include "dp-packet.h"
+#include "dp-port.h"
+#include "dpif-netdev.h"
+#include "flow-cache.h"
+#include "netdev.h"
+#include "openvswitch/vlog.h"
+#include "ovs-numa.h"
+#include "ovs-rcu.h"
+#include "timeval.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(pmd);
+
+/* Poll rounds between two RCU quiescent states of a busy PMD thread.
+ * Quiescing writes shared memory, so a busy thread does it rarely, as
+ * dpif-netdev does. */
+#define PMD_QUIESCE_INTERVAL 1024
+
+/* Empty rounds before an idle PMD thread starts to sleep, and its first
+ * sleep, in microseconds; each further empty round doubles the sleep up to
+ * the thread's 'max_sleep_us'. */
+#define PMD_IDLE_ROUNDS_BEFORE_SLEEP 64
+#define PMD_FIRST_SLEEP_US 8
+
+/* Returns a cycle count for the busy and idle counters: the TSC where there
+ * is one, otherwise nanoseconds. */
+static inline uint64_t
+pmd_cycles_now(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t high, low;
+
+    asm volatile("rdtsc" : "=a" (low), "=d" (high));
+    return ((uint64_t) high << 32) | low;
+#else
+    return time_usec() * 1000;
+#endif
+}
+
+static struct pmd_thread *
+pmd_thread_alloc(struct datapath *dp, unsigned index, unsigned core_id,
+                 int max_sleep_us)
+{
+    struct pmd_thread *t = xzalloc_cacheline(sizeof *t);
+
+    t->dp = dp;
+    t->index = index;
+    t->core_id = core_id;
+    t->cache = flow_cache_create();
+    for (int i = 0; i < PMD_N_COUNTERS; i++) {
+        atomic_init(&t->counters[i], 0);
+    }
+    atomic_init(&t->reload, false);
+    atomic_init(&t->exit, false);
+    atomic_init(&t->max_sleep_us, max_sleep_us);
+    t->now = time_msec();
+    return t;
+}
+
+/* Creates the non-PMD context, index 0, which has no thread of its own. */
+struct pmd_thread *
+pmd_thread_create_non_pmd(struct datapath *dp)
+{
+    return pmd_thread_alloc(dp, 0, NON_PMD_CORE_ID, 0);
+}
+
+/* Frees 't', which must be stopped (or be the non-PMD context).  Accepts
+ * NULL. */
+void
+pmd_thread_destroy(struct pmd_thread *t)
+{
+    if (!t) {
+        return;
+    }
+    flow_cache_destroy(t->cache);
+    free(t->polls);
+    free(t->next_polls);
+    free_cacheline(t);
+}
+
+/* Receives one batch from each queue in 't''s poll list and forwards it.
+ * Returns the number of packets received. */
+static int
+poll_round(struct pmd_thread *t)
+{
+    uint64_t start = pmd_cycles_now();
+    int n_packets = 0;
+
+    for (size_t i = 0; i < t->n_polls; i++) {
+        struct pmd_poll *poll = &t->polls[i];
+        struct dp_packet_batch batch;
+
+        dp_packet_batch_init(&batch);
+        if (!netdev_rxq_recv(poll->rxq, &batch, NULL)) {
+            int n = dp_packet_batch_size(&batch);
+
+            n_packets += n;
+            t->now = time_msec();
+            pmd_counter_add(t, PMD_RX_PACKETS, n);
+            dp_input_batch(t, &batch, poll->port->port_no);
+        }
+    }
+    flow_cache_sweep(t->cache);
+    pmd_counter_add(t, n_packets ? PMD_BUSY_CYCLES : PMD_IDLE_CYCLES,
+                    pmd_cycles_now() - start);
+    return n_packets;
+}
+
+/* Polls the non-PMD context's queues once.  The caller holds the datapath's
+ * 'non_pmd_mutex'. */
+void
+pmd_thread_poll_once(struct pmd_thread *t)
+{
+    poll_round(t);
+}
+
+/* Installs the poll list the main thread handed over, if any.  Returns false
+ * if the thread must exit. */
+static bool
+pmd_thread_take_reload(struct pmd_thread *t)
+{
+    bool reload, exit;
+
+    atomic_read_explicit(&t->reload, &reload, memory_order_acquire);
+    if (!reload) {
+        return true;
+    }
+    free(t->polls);
+    t->polls = t->next_polls;
+    t->n_polls = t->n_next_polls;
+    t->next_polls = NULL;
+    t->n_next_polls = 0;
+    atomic_read_relaxed(&t->exit, &exit);
+    atomic_store_explicit(&t->reload, false, memory_order_release);
+    return !exit;
+}
+
+static void *
+pmd_thread_main(void *t_)
+{
+    struct pmd_thread *t = t_;
+    unsigned int idle_rounds = 0;
+    unsigned int sleep_us = 0;
+    unsigned int rounds = 0;
+    int error;
+
+    ovsthread_setspecific(t->dp->self_key, t);
+    error = ovs_numa_thread_setaffinity_core(t->core_id);
+    if (error) {
+        VLOG_INFO("pmd thread %u: cannot pin to core %u (%s); running "
+                  "unpinned", t->index, t->core_id, ovs_strerror(error));
+    }
+    VLOG_INFO("pmd thread %u started on core %u", t->index, t->core_id);
+
+    while (pmd_thread_take_reload(t)) {
+        if (poll_round(t)) {
+            idle_rounds = 0;
+            sleep_us = 0;
+        } else if (++idle_rounds > PMD_IDLE_ROUNDS_BEFORE_SLEEP) {
+            int max_sleep_us;
+
+            atomic_read_relaxed(&t->max_sleep_us, &max_sleep_us);
+            if (max_sleep_us > 0) {
+                sleep_us = MIN(MAX(sleep_us * 2, PMD_FIRST_SLEEP_US),
+                               max_sleep_us);
+                ovsrcu_quiesce_start();
+                xnanosleep(sleep_us * 1000LL);
+                ovsrcu_quiesce_end();
+                rounds = 0;
+                continue;
+            }
+        }
+        if (++rounds >= PMD_QUIESCE_INTERVAL) {
+            rounds = 0;
+            ovsrcu_quiesce();
+        }
+    }
+
+    flow_cache_flush(t->cache);
+    VLOG_INFO("pmd thread %u on core %u exits", t->index, t->core_id);
+    return NULL;
+}
+
+/* Starts a PMD thread with index 'index' pinned to 'core_id', with an empty
+ * poll list. */
+struct pmd_thread *
+pmd_thread_start(struct datapath *dp, unsigned index, unsigned core_id,
+                 int max_sleep_us)
+{
+    struct pmd_thread *t = pmd_thread_alloc(dp, index, core_id,
+                                            max_sleep_us);
+
+    t->thread = ovs_thread_create("pmd", pmd_thread_main, t);
+    return t;
+}
+
+/* Waits until 't' has taken the handed-over poll list. */
+static void
+pmd_thread_wait_reload(struct pmd_thread *t)
+{
+    for (;;) {
+        bool reload;
+
+        atomic_read_explicit(&t->reload, &reload, memory_order_acquire);
+        if (!reload) {
+            return;
+        }
+        /* The thread sleeps at most its max_sleep_us between checks. */
+        xnanosleep(10 * 1000);
+    }
+}
+
+/* Hands 'polls' (n elements, ownership passed) to PMD thread 't' and waits
+ * until it polls them and no longer touches its old queues. */
+void
+pmd_thread_reload(struct pmd_thread *t, struct pmd_poll *polls, size_t n)
+{
+    if (t->index == 0) {
+        /* The non-PMD context is polled by the caller's own thread. */
+        free(t->polls);
+        t->polls = polls;
+        t->n_polls = n;
+        return;
+    }
+    t->next_polls = polls;
+    t->n_next_polls = n;
+    atomic_store_explicit(&t->reload, true, memory_order_release);
+    pmd_thread_wait_reload(t);
+}
+
+/* Stops PMD thread 't' and joins it.  Its stats slots stay with the flows. */
+void
+pmd_thread_stop(struct pmd_thread *t)
+{
+    t->next_polls = NULL;
+    t->n_next_polls = 0;
+    atomic_store_relaxed(&t->exit, true);
+    atomic_store_explicit(&t->reload, true, memory_order_release);
+    xpthread_join(t->thread, NULL);
+}
+
+/* Returns the PMD thread of 'dp' that is calling, or NULL if the caller is
+ * not one. */
+struct pmd_thread *
+pmd_thread_self(const struct datapath *dp)
+{
+    return ovsthread_getspecific(dp->self_key);
+}
+
+/* Reads 't''s counters, less the base that the last clear recorded.  Called
+ * by the main thread. */
+void
+pmd_thread_read_counters(const struct pmd_thread *t_,
+                         uint64_t counters[PMD_N_COUNTERS])
+{
+    struct pmd_thread *t = CONST_CAST(struct pmd_thread *, t_);
+
+    for (int i = 0; i < PMD_N_COUNTERS; i++) {
+        unsigned long long v;
+
+        atomic_read_relaxed(&t->counters[i], &v);
+        counters[i] = v - t->counters_base[i];
+    }
+}
+
+/* Zeroes 't''s counters as pmd_thread_read_counters() reports them, without
+ * writing memory the thread owns. */
+void
+pmd_thread_clear_counters(struct pmd_thread *t)
+{
+    for (int i = 0; i < PMD_N_COUNTERS; i++) {
+        unsigned long long v;
+
+        atomic_read_relaxed(&t->counters[i], &v);
+        t->counters_base[i] = v;
+    }
+}

@@ -1,0 +1,122 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef PMD_H
+#define PMD_H 1
+
+/* Forwarding threads: the PMD threads and the main thread's non-PMD context.
+ *
+ * Every forwarding thread has a small dense index, and that index is "the
+ * CPU" of every per-CPU structure: its flow-stats slot, its exact-match cache
+ * and its counters.  Index 0 is the non-PMD context, which the main thread
+ * uses to poll non-PMD ports and which any other thread borrows, under
+ * 'non_pmd_mutex', to execute packets.  PMD threads take indexes from 1.
+ *
+ * A thread's poll list, cache, counters and scratch buffers are owned by that
+ * thread.  The main thread replaces a poll list only through the reload
+ * handshake in pmd_thread_reload(), and reads counters with relaxed atomics. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "openvswitch/ofpbuf.h"
+#include "openvswitch/thread.h"
+#include "openvswitch/types.h"
+#include "ovs-atomic.h"
+
+struct datapath;
+struct dp_port;
+struct ds;
+struct flow_cache;
+struct netdev_rxq;
+
+/* Per-thread counters, in the spirit of dpif-netdev/pmd-stats-show. */
+enum pmd_counter {
+    PMD_RX_PACKETS,             /* Packets received from ports. */
+    PMD_RECIRC_PACKETS,         /* Packets recirculated. */
+    PMD_EMC_HITS,               /* Hits in the exact-match cache. */
+    PMD_MEGAFLOW_HITS,          /* Hits in the shared megaflow table. */
+    PMD_MISSES,                 /* Missed both. */
+    PMD_UPCALLS,                /* Misses the upcall handled. */
+    PMD_LOST,                   /* Misses dropped: upcall failed or off. */
+    PMD_DROP_SHORT,             /* Dropped: shorter than an Ethernet header. */
+    PMD_DROP_RECIRC_DEPTH,      /* Dropped: recirculated too deeply. */
+    PMD_DROP_NO_PORT,           /* Dropped: output to a missing port. */
+    PMD_DROP_UNSUPPORTED,       /* Dropped: action this datapath lacks. */
+    PMD_BUSY_CYCLES,            /* TSC cycles in rounds that got packets. */
+    PMD_IDLE_CYCLES,            /* TSC cycles in rounds that got none. */
+    PMD_N_COUNTERS
+};
+
+/* One entry of a thread's poll list. */
+struct pmd_poll {
+    struct dp_port *port;       /* Owner of 'rxq'. */
+    struct netdev_rxq *rxq;     /* The queue polled. */
+    int qid;                    /* Its index in 'port'. */
+};
+
+struct pmd_thread {
+    struct datapath *dp;        /* Owning datapath. */
+    unsigned index;             /* Dense index: stats slot, tx queue. */
+    unsigned core_id;           /* CPU core, or NON_PMD_CORE_ID. */
+    pthread_t thread;           /* PMD threads only. */
+
+    /* Owned by the thread itself. */
+    struct flow_cache *cache;   /* Exact-match cache. */
+    struct pmd_poll *polls;     /* Queues this thread polls... */
+    size_t n_polls;             /* ...and how many. */
+    uint32_t recirc_depth;      /* Current recirculation nesting. */
+    long long int now;          /* Time of the current round, in ms. */
+    atomic_ullong counters[PMD_N_COUNTERS]; /* Written by this thread only. */
+
+    /* Owned by the main thread: the base that pmd-stats-clear subtracts. */
+    uint64_t counters_base[PMD_N_COUNTERS];
+
+    /* Reload handshake.  The main thread fills 'next_polls' and sets
+     * 'reload'; the thread installs them and clears 'reload'. */
+    struct pmd_poll *next_polls;
+    size_t n_next_polls;
+    atomic_bool reload;
+    atomic_bool exit;           /* Set with 'reload' to stop the thread. */
+    atomic_int max_sleep_us;    /* Longest idle sleep, from pmd-maxsleep. */
+};
+
+struct pmd_thread *pmd_thread_create_non_pmd(struct datapath *);
+struct pmd_thread *pmd_thread_start(struct datapath *, unsigned index,
+                                    unsigned core_id, int max_sleep_us);
+void pmd_thread_stop(struct pmd_thread *);
+void pmd_thread_destroy(struct pmd_thread *);
+void pmd_thread_reload(struct pmd_thread *, struct pmd_poll *, size_t n);
+
+void pmd_thread_poll_once(struct pmd_thread *);
+struct pmd_thread *pmd_thread_self(const struct datapath *);
+
+/* Counters. */
+static inline void
+pmd_counter_add(struct pmd_thread *t, enum pmd_counter c, uint64_t n)
+{
+    unsigned long long v;
+
+    atomic_read_relaxed(&t->counters[c], &v);
+    atomic_store_relaxed(&t->counters[c], v + n);
+}
+
+void pmd_thread_read_counters(const struct pmd_thread *,
+                              uint64_t counters[PMD_N_COUNTERS]);
+void pmd_thread_clear_counters(struct pmd_thread *);
+
+#endif /* pmd.h */

@@ -1,0 +1,44 @@
+# The autotest suite.  It uses OVS's own test macros (ovs-macros.at,
+# ofproto-macros.at...) from the OVS source tree and the real ovsdb-server,
+# ovs-vsctl, ovs-ofctl and ovs-appctl from the OVS build tree, with our
+# ovs-vswitchd first in AUTOTEST_PATH.
+
+TESTSUITE_AT = \
+	tests/testsuite.at \
+	tests/percpu-macros.at \
+	tests/percpu-bridge.at \
+	tests/percpu-forwarding.at \
+	tests/percpu-flows.at \
+	tests/percpu-flow-stats.at \
+	tests/percpu-bad-input.at \
+	tests/percpu-system.at
+TESTSUITE = $(srcdir)/tests/testsuite
+EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
+DISTCLEANFILES = tests/atconfig tests/atlocal
+
+AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
+
+AUTOM4TE = autom4te
+AUTOTEST = $(AUTOM4TE) -l autotest
+
+$(srcdir)/tests/package.m4: $(top_srcdir)/configure.ac
+	$(AM_V_GEN):;{ \
+	  echo '# Signature of the current package.' && \
+	  echo 'm4_define([AT_PACKAGE_NAME],      [$(PACKAGE_NAME)])' && \
+	  echo 'm4_define([AT_PACKAGE_TARNAME],   [$(PACKAGE_TARNAME)])' && \
+	  echo 'm4_define([AT_PACKAGE_VERSION],   [$(PACKAGE_VERSION)])' && \
+	  echo 'm4_define([AT_PACKAGE_STRING],    [$(PACKAGE_STRING)])' && \
+	  echo 'm4_define([AT_PACKAGE_BUGREPORT], [$(PACKAGE_BUGREPORT)])'; \
+	} >'$@'
+
+$(TESTSUITE): $(TESTSUITE_AT) $(srcdir)/tests/package.m4
+	$(AM_V_GEN)$(AUTOTEST) -I '$(srcdir)' -I '$(srcdir)/tests' \
+	  -I '$(OVS_SRCDIR)' -o '$@.tmp' '$@.at' && mv '$@.tmp' '$@'
+
+# TESTSUITEFLAGS, e.g. TESTSUITEFLAGS='-j2 -k flow', go to the suite.
+check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
+	$(SHELL) '$(TESTSUITE)' -C tests AUTOTEST_PATH='$(AUTOTEST_PATH)' \
+	  $(TESTSUITEFLAGS)
+
+clean-local:
+	test ! -f '$(TESTSUITE)' || $(SHELL) '$(TESTSUITE)' -C tests --clean

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs, from Debian 12's apt archive only, everything ovs-percpu needs to
+# build against the Open vSwitch 3.1 source tree and to run its test suite.
+set -e
+
+packages="openvswitch-source autoconf automake libtool pkg-config make gcc
+    libssl-dev libcap-ng-dev libnuma-dev libunbound-dev libxdp-dev libbpf-dev
+    python3 iproute2 iputils-ping iperf3 python3-scapy tcpdump procps
+    ethtool xz-utils"
+
+missing=""
+for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
+        || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "install-deps: installing:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q || true
+    apt-get install -y -q --no-install-recommends $missing
+fi
