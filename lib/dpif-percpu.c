@@ -455,19 +455,16 @@ mask_from_nlattrs(const struct nlattr *key, uint32_t key_len,
     return 0;
 }
 
-/* Returns true if 'match' matches on conntrack state, which this datapath
+/* Returns true if 'flow' matches on conntrack state, which this datapath
  * cannot supply yet.  Refusing such flows is how ofproto's feature probes
- * learn that conntrack is missing. */
+ * learn that conntrack is missing.  Only the values count: an exact-match
+ * mask on all-zero conntrack fields (as a probe's missing mask gives) asks
+ * nothing of conntrack. */
 static bool
-match_uses_conntrack(const struct match *match)
+flow_uses_conntrack(const struct flow *flow)
 {
-    const struct flow *f = &match->flow;
-    const struct flow *m = &match->wc.masks;
-
-    return (f->ct_state || f->ct_zone || f->ct_mark
-            || !ovs_u128_is_zero(f->ct_label) || f->ct_nw_proto
-            || m->ct_state || m->ct_zone || m->ct_mark
-            || !ovs_u128_is_zero(m->ct_label) || m->ct_nw_proto);
+    return (flow->ct_state || flow->ct_zone || flow->ct_mark
+            || !ovs_u128_is_zero(flow->ct_label) || flow->ct_nw_proto);
 }
 
 /* Fills 'out' from 'flow': the key and mask re-serialised in canonical order
@@ -534,6 +531,54 @@ find_megaflow(const struct datapath *dp, const ovs_u128 *ufid,
     return NULL;
 }
 
+/* Returns true if this datapath can execute every top-level action in
+ * 'actions'.  Used to answer ofproto's action probes truthfully. */
+static bool
+actions_supported(const struct nlattr *actions, size_t actions_len)
+{
+    const struct nlattr *a;
+    size_t left;
+
+    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
+        enum ovs_action_attr type = nl_attr_type(a);
+
+        switch (type) {
+        case OVS_ACTION_ATTR_CT:
+        case OVS_ACTION_ATTR_CT_CLEAR:
+        case OVS_ACTION_ATTR_METER:
+        case OVS_ACTION_ATTR_TUNNEL_PUSH:
+        case OVS_ACTION_ATTR_TUNNEL_POP:
+        case OVS_ACTION_ATTR_LB_OUTPUT:
+            return false;
+        case OVS_ACTION_ATTR_UNSPEC:
+        case OVS_ACTION_ATTR_OUTPUT:
+        case OVS_ACTION_ATTR_USERSPACE:
+        case OVS_ACTION_ATTR_SET:
+        case OVS_ACTION_ATTR_PUSH_VLAN:
+        case OVS_ACTION_ATTR_POP_VLAN:
+        case OVS_ACTION_ATTR_SAMPLE:
+        case OVS_ACTION_ATTR_RECIRC:
+        case OVS_ACTION_ATTR_HASH:
+        case OVS_ACTION_ATTR_PUSH_MPLS:
+        case OVS_ACTION_ATTR_POP_MPLS:
+        case OVS_ACTION_ATTR_SET_MASKED:
+        case OVS_ACTION_ATTR_TRUNC:
+        case OVS_ACTION_ATTR_PUSH_ETH:
+        case OVS_ACTION_ATTR_POP_ETH:
+        case OVS_ACTION_ATTR_PUSH_NSH:
+        case OVS_ACTION_ATTR_POP_NSH:
+        case OVS_ACTION_ATTR_CLONE:
+        case OVS_ACTION_ATTR_CHECK_PKT_LEN:
+        case OVS_ACTION_ATTR_ADD_MPLS:
+        case OVS_ACTION_ATTR_DROP:
+        case __OVS_ACTION_ATTR_MAX:
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
 static int
 flow_put(struct datapath *dp, const struct dpif_flow_put *put)
 {
@@ -563,7 +608,8 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
                     : (put->flags & DPIF_FP_MODIFY) ? "[modify]" : "[zero]");
         return EINVAL;
     }
-    if (match_uses_conntrack(&match)) {
+    if (flow_uses_conntrack(&match.flow)
+        || !actions_supported(put->actions, put->actions_len)) {
         return EINVAL;
     }
 
@@ -641,54 +687,6 @@ flow_get(struct datapath *dp, const struct dpif_flow_get *get)
     }
     megaflow_to_dpif_flow(flow, get->buffer, get->buffer, get->flow, false);
     return 0;
-}
-
-/* Returns true if this datapath can execute every top-level action in
- * 'actions'.  Used to answer ofproto's action probes truthfully. */
-static bool
-actions_supported(const struct nlattr *actions, size_t actions_len)
-{
-    const struct nlattr *a;
-    size_t left;
-
-    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
-        enum ovs_action_attr type = nl_attr_type(a);
-
-        switch (type) {
-        case OVS_ACTION_ATTR_CT:
-        case OVS_ACTION_ATTR_CT_CLEAR:
-        case OVS_ACTION_ATTR_METER:
-        case OVS_ACTION_ATTR_TUNNEL_PUSH:
-        case OVS_ACTION_ATTR_TUNNEL_POP:
-        case OVS_ACTION_ATTR_LB_OUTPUT:
-            return false;
-        case OVS_ACTION_ATTR_UNSPEC:
-        case OVS_ACTION_ATTR_OUTPUT:
-        case OVS_ACTION_ATTR_USERSPACE:
-        case OVS_ACTION_ATTR_SET:
-        case OVS_ACTION_ATTR_PUSH_VLAN:
-        case OVS_ACTION_ATTR_POP_VLAN:
-        case OVS_ACTION_ATTR_SAMPLE:
-        case OVS_ACTION_ATTR_RECIRC:
-        case OVS_ACTION_ATTR_HASH:
-        case OVS_ACTION_ATTR_PUSH_MPLS:
-        case OVS_ACTION_ATTR_POP_MPLS:
-        case OVS_ACTION_ATTR_SET_MASKED:
-        case OVS_ACTION_ATTR_TRUNC:
-        case OVS_ACTION_ATTR_PUSH_ETH:
-        case OVS_ACTION_ATTR_POP_ETH:
-        case OVS_ACTION_ATTR_PUSH_NSH:
-        case OVS_ACTION_ATTR_POP_NSH:
-        case OVS_ACTION_ATTR_CLONE:
-        case OVS_ACTION_ATTR_CHECK_PKT_LEN:
-        case OVS_ACTION_ATTR_ADD_MPLS:
-        case OVS_ACTION_ATTR_DROP:
-        case __OVS_ACTION_ATTR_MAX:
-        default:
-            break;
-        }
-    }
-    return true;
 }
 
 static int
