@@ -497,9 +497,40 @@ compare_pmd_core(const void *a_, const void *b_)
     return (*a)->core_id < (*b)->core_id ? -1 : (*a)->core_id > (*b)->core_id;
 }
 
+/* Orders ports by port number, so that queues are dealt out the same way
+ * whatever the order of the port map. */
+static int
+compare_port_no(const void *a_, const void *b_)
+{
+    const struct dp_port *const *a = a_;
+    const struct dp_port *const *b = b_;
+    uint32_t pa = odp_to_u32((*a)->port_no), pb = odp_to_u32((*b)->port_no);
+
+    return pa < pb ? -1 : pa > pb;
+}
+
+/* Returns the ports of 'dp' in port-number order, in an array of
+ * '*n_ports' elements that the caller must free. */
+static struct dp_port **
+sorted_ports(const struct datapath *dp, size_t *n_ports)
+{
+    size_t n = cmap_count(&dp->ports), i = 0;
+    struct dp_port **ports = xcalloc(MAX(n, 1), sizeof *ports);
+    struct dp_port *port;
+
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        if (i < n) {
+            ports[i++] = port;
+        }
+    }
+    qsort(ports, i, sizeof *ports, compare_port_no);
+    *n_ports = i;
+    return ports;
+}
+
 /* Rebuilds every thread's poll list: non-PMD ports go to the non-PMD
  * context, and the queues of PMD ports are dealt round-robin to the PMD
- * threads in core order. */
+ * threads in core order, ports taken in port-number order. */
 static void
 assign_rxqs(struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
@@ -507,7 +538,8 @@ assign_rxqs(struct datapath *dp)
     struct poll_list *lists = xcalloc(dp->n_thread_slots, sizeof *lists);
     struct pmd_thread **pmds = xcalloc(dp->n_thread_slots, sizeof *pmds);
     size_t n_pmds = 0, next = 0;
-    struct dp_port *port;
+    struct dp_port **ports;
+    size_t n_ports;
 
     for (size_t i = 1; i < dp->n_thread_slots; i++) {
         if (dp->threads[i]) {
@@ -516,7 +548,10 @@ assign_rxqs(struct datapath *dp)
     }
     qsort(pmds, n_pmds, sizeof *pmds, compare_pmd_core);
 
-    CMAP_FOR_EACH (port, node, &dp->ports) {
+    ports = sorted_ports(dp, &n_ports);
+    for (size_t p = 0; p < n_ports; p++) {
+        struct dp_port *port = ports[p];
+
         for (int q = 0; q < port->n_rxq; q++) {
             if (port->is_pmd && n_pmds) {
                 poll_list_add(&lists[pmds[next++ % n_pmds]->index], port, q);
@@ -535,6 +570,7 @@ assign_rxqs(struct datapath *dp)
     }
     free(lists);
     free(pmds);
+    free(ports);
 }
 
 /* Brings every thread in line with the ports and the PMD configuration:
