@@ -142,6 +142,7 @@ datapath_free(struct datapath *dp)
     seq_destroy(dp->reconfigure_seq);
     ovs_mutex_destroy(&dp->reconfig_mutex);
     free(dp->pmd_cmask);
+    free(dp->rejected_cmask);
     free(dp->name);
     free(dp);
 }
@@ -343,14 +344,19 @@ datapath_set_config(struct datapath *dp, const struct smap *other_config)
     }
 
     ovs_mutex_lock(&dp->reconfig_mutex);
-    if (!nullable_string_is_equal(cmask, dp->pmd_cmask)) {
+    if (!nullable_string_is_equal(cmask, dp->pmd_cmask)
+        && !nullable_string_is_equal(cmask, dp->rejected_cmask)) {
         char *error = cmask ? validate_pmd_cmask(cmask) : NULL;
 
         if (error) {
             VLOG_WARN("%s: invalid pmd-cpu-mask: %s; keeping %s", dp->name,
                       error, dp->pmd_cmask ? dp->pmd_cmask : "the default");
             free(error);
+            free(dp->rejected_cmask);
+            dp->rejected_cmask = nullable_xstrdup(cmask);
         } else {
+            free(dp->rejected_cmask);
+            dp->rejected_cmask = NULL;
             VLOG_INFO("%s: pmd-cpu-mask set to %s", dp->name,
                       cmask ? cmask : "the default, one PMD per core");
             free(dp->pmd_cmask);

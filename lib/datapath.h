@@ -81,6 +81,7 @@ struct datapath {
 
     /* Configuration, from other_config, under 'reconfig_mutex'. */
     char *pmd_cmask;            /* pmd-cpu-mask, or NULL for the default. */
+    char *rejected_cmask;       /* Last invalid pmd-cpu-mask, logged once. */
     int max_sleep_us;           /* pmd-maxsleep. */
     struct seq *reconfigure_seq;    /* Changed to request reconfigure. */
     uint64_t last_reconfigure_seq;
