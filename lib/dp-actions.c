@@ -25,6 +25,7 @@
 #include "dp-port.h"
 #include "dp-upcall.h"
 #include "flow.h"
+#include "netdev.h"
 #include "netlink.h"
 #include "odp-execute.h"
 #include "odp-netlink.h"
@@ -64,6 +65,13 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
 
     if (OVS_UNLIKELY(!port)) {
         drop_batch(t, batch, should_steal, PMD_DROP_NO_PORT);
+        return;
+    }
+    if (OVS_UNLIKELY(port->is_tunnel)) {
+        VLOG_WARN_RL(&rl, "packet dropped: output to tunnel port %s (%s): "
+                     "ovs-percpu does not encapsulate yet",
+                     netdev_get_name(port->netdev), port->type);
+        drop_batch(t, batch, should_steal, PMD_DROP_TUNNEL);
         return;
     }
     if (!should_steal) {

@@ -43,16 +43,6 @@ dp_port_create(const char *name, const char *type, odp_port_t port_no,
         return error;
     }
 
-    if (netdev_get_tunnel_config(netdev)) {
-        /* OVS's tunnel vports need a datapath that encapsulates and
-         * decapsulates; this one does not yet.  Refuse the port loudly
-         * rather than accept it and drop its traffic silently. */
-        VLOG_ERR("%s: tunnel ports of type %s are not supported by the "
-                 "ovs-percpu datapath yet", name, type);
-        netdev_close(netdev);
-        return EOPNOTSUPP;
-    }
-
     netdev_get_flags(netdev, &flags);
     if (flags & NETDEV_LOOPBACK) {
         VLOG_ERR("%s: cannot add a loopback device", name);
@@ -65,6 +55,12 @@ dp_port_create(const char *name, const char *type, odp_port_t port_no,
     port->netdev = netdev;
     port->type = xstrdup(type);
     port->is_pmd = netdev_is_pmd(netdev);
+    port->is_tunnel = netdev_get_tunnel_config(netdev) != NULL;
+    if (port->is_tunnel) {
+        VLOG_INFO("%s: tunnel port of type %s: ovs-percpu does not "
+                  "encapsulate yet, so packets output to it are dropped "
+                  "and counted", name, type);
+    }
     port->need_reconfigure = true;
     *portp = port;
     return 0;

@@ -42,6 +42,7 @@ struct dp_port {
     char *type;                     /* Port type, as dpif_port reports it. */
     struct netdev_saved_flags *sf;  /* Flags to restore on deletion. */
     bool is_pmd;                    /* Polled by PMD threads? */
+    bool is_tunnel;                 /* An OVS tunnel vport (vxlan, gre...)? */
     bool need_reconfigure;          /* Must reopen its queues. */
     int n_rxq;                      /* Number of elements in 'rxqs'. */
     struct netdev_rxq **rxqs;       /* Open receive queues. */

@@ -142,9 +142,11 @@ format_counters(struct ds *s, const struct pmd_thread *t)
                   c[PMD_UPCALLS]);
     ds_put_format(s, "  miss with failed upcall: %"PRIu64"\n", c[PMD_LOST]);
     ds_put_format(s, "  drops: short %"PRIu64", recirc-depth %"PRIu64
-                  ", no-port %"PRIu64", unsupported %"PRIu64"\n",
+                  ", no-port %"PRIu64", unsupported %"PRIu64
+                  ", tunnel %"PRIu64"\n",
                   c[PMD_DROP_SHORT], c[PMD_DROP_RECIRC_DEPTH],
-                  c[PMD_DROP_NO_PORT], c[PMD_DROP_UNSUPPORTED]);
+                  c[PMD_DROP_NO_PORT], c[PMD_DROP_UNSUPPORTED],
+                  c[PMD_DROP_TUNNEL]);
     cycles = c[PMD_BUSY_CYCLES] + c[PMD_IDLE_CYCLES];
     if (cycles) {
         uint64_t packets = c[PMD_RX_PACKETS] + c[PMD_RECIRC_PACKETS];

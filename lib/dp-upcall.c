@@ -22,6 +22,7 @@
 #include "coverage.h"
 #include "datapath.h"
 #include "dp-actions.h"
+#include "dp-log.h"
 #include "dp-packet.h"
 #include "flow-cache.h"
 #include "flow-table.h"
@@ -58,6 +59,7 @@ upcall(struct pmd_thread *t, const struct dp_packet *packet,
     if (fat_rwlock_tryrdlock(&dp->upcall_rwlock)) {
         return ENODEV;
     }
+    dp_log_upcall(dp->name, packet, flow, type);
     error = (dp->upcall_cb
              ? dp->upcall_cb(packet, flow, ufid, NON_PMD_CORE_ID, type,
                              userdata, actions, wc, put_actions,
@@ -130,6 +132,8 @@ dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
     if (OVS_LIKELY(!flow)) {
         flow = flow_table_insert(table, &match, &ufid, add_actions->data,
                                  add_actions->size);
+        dp_log_flow_change(flow, &match, NULL, add_actions->data,
+                           add_actions->size);
     } else {
         /* Another thread installed it while we were upcalling. */
         COVERAGE_INC(percpu_upcall_collision);

@@ -22,6 +22,7 @@
 
 #include "datapath.h"
 #include "dp-actions.h"
+#include "dp-log.h"
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "dp-unixctl.h"
@@ -54,13 +55,20 @@ static struct ovs_mutex datapaths_mutex = OVS_MUTEX_INITIALIZER;
 static struct shash datapaths OVS_GUARDED_BY(datapaths_mutex)
     = SHASH_INITIALIZER(&datapaths);
 
-/* What the key of a dumped flow may hold.  Conntrack fields are left out:
- * this datapath does not offer conntrack yet, and refuses flows that match
- * on it. */
-static const struct odp_support percpu_odp_support = {
+/* What the key of a dumped flow may hold: the same as dpif-netdev's, so that
+ * dumps read the same.  The conntrack fields are always zero here, since
+ * flows that match on conntrack are refused. */
+const struct odp_support dpif_percpu_odp_support = {
     .max_vlan_headers = SIZE_MAX,
     .max_mpls_depth = SIZE_MAX,
     .recirc = true,
+    .ct_state = true,
+    .ct_zone = true,
+    .ct_mark = true,
+    .ct_label = true,
+    .ct_state_nat = true,
+    .ct_orig_tuple = true,
+    .ct_orig_tuple6 = true,
 };
 
 /* One open handle on a datapath. */
@@ -483,7 +491,7 @@ megaflow_to_dpif_flow(const struct megaflow *flow, struct ofpbuf *key_buf,
         struct odp_flow_key_parms parms = {
             .flow = &flow->flow,
             .mask = &wc.masks,
-            .support = percpu_odp_support,
+            .support = dpif_percpu_odp_support,
         };
         size_t offset;
 
@@ -629,8 +637,10 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
     flow = flow_table_lookup_flow(dp->table, &match.flow);
     if (!flow) {
         if (put->flags & DPIF_FP_CREATE) {
-            flow_table_insert(dp->table, &match, &ufid, put->actions,
-                              put->actions_len);
+            flow = flow_table_insert(dp->table, &match, &ufid, put->actions,
+                                     put->actions_len);
+            dp_log_flow_change(flow, &match, NULL, put->actions,
+                               put->actions_len);
         } else {
             error = ENOENT;
         }
@@ -638,6 +648,8 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
         if (put->stats) {
             flow_stats_get(flow->stats, put->stats);
         }
+        dp_log_flow_change(flow, &match, megaflow_get_actions(flow),
+                           put->actions, put->actions_len);
         flow_table_set_actions(dp->table, flow, put->actions,
                                put->actions_len);
         if (put->flags & DPIF_FP_ZERO_STATS) {

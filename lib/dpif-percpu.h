@@ -27,7 +27,13 @@
 
 #include <stdbool.h>
 
+#include "odp-util.h"
+
 struct datapath;
+
+/* What the flow keys this datapath reports may hold: the same as
+ * dpif-netdev's, so that dumps and logs read the same. */
+extern const struct odp_support dpif_percpu_odp_support;
 
 void dpif_percpu_register(void);
 void dpif_percpu_override_system(void);

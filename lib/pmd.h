@@ -57,6 +57,7 @@ enum pmd_counter {
     PMD_DROP_RECIRC_DEPTH,      /* Dropped: recirculated too deeply. */
     PMD_DROP_NO_PORT,           /* Dropped: output to a missing port. */
     PMD_DROP_UNSUPPORTED,       /* Dropped: action this datapath lacks. */
+    PMD_DROP_TUNNEL,            /* Dropped: output to a tunnel port. */
     PMD_BUSY_CYCLES,            /* TSC cycles in rounds that got packets. */
     PMD_IDLE_CYCLES,            /* TSC cycles in rounds that got none. */
     PMD_N_COUNTERS

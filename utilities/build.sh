@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs what ovs-percpu needs (Debian 12 packages only), prepares the
+# Open vSwitch 3.1 tree once, and builds ovs-percpu in this checkout.
+# Safe to run again: every step reuses what is already done.
+set -e
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+./utilities/install-deps.sh
+./utilities/prepare-ovs-tree.sh
+
+if [ ! -x configure ] || [ configure.ac -nt configure ] \
+   || [ Makefile.am -nt Makefile.in ] || [ m4/ovs-percpu.m4 -nt configure ]; then
+    echo "build: autoreconf"
+    autoreconf -fi > autoreconf.log 2>&1 || { cat autoreconf.log; exit 1; }
+fi
+if [ ! -f Makefile ] || [ configure -nt config.status ]; then
+    echo "build: configure"
+    ./configure -q PYTHON3=/usr/bin/python3
+fi
+echo "build: make"
+make -j"$(nproc)" -s

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Builds ovs-percpu (see build.sh) and runs the whole test suite:
+#   1. our autotest suite: the dummy-port tests two at a time, then the
+#      system tests (namespaces, veth, real traffic) one at a time, since
+#      they share the host's network devices;
+#   2. OVS's own tests that must pass against our ovs-vswitchd
+#      (tests/upstream/must-pass.txt).
+# Exits non-zero if anything fails.
+set -e
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+./utilities/build.sh
+
+failed=0
+make check TESTSUITEFLAGS="-j2 -k !system" || failed=1
+make check TESTSUITEFLAGS="-k system" || failed=1
+
+tests/upstream/run-upstream.sh -o tests/upstream/results.txt \
+    -c tests/upstream/must-pass.txt dpif-netdev tunnel ofproto-dpif \
+    || failed=1
+
+if [ $failed -ne 0 ]; then
+    echo "run-tests: FAILED"
+    exit 1
+fi
+echo "run-tests: all passed"
