@@ -241,6 +241,29 @@ pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
     ds_destroy(&s);
 }
 
+static void
+flow_stats_fail_alloc(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                      const char *argv[], void *aux OVS_UNUSED)
+{
+    if (!strcmp(argv[1], "on")) {
+        flow_stats_set_alloc_failure(true);
+    } else if (!strcmp(argv[1], "off")) {
+        flow_stats_set_alloc_failure(false);
+    } else {
+        unixctl_command_reply_error(conn, "expected \"on\" or \"off\"");
+        return;
+    }
+    unixctl_command_reply(conn, NULL);
+}
+
+/* Registers the commands that only tests need. */
+void
+dp_unixctl_register_test_commands(void)
+{
+    unixctl_command_register("dpif-percpu/flow-stats-fail-alloc", "on|off",
+                             1, 1, flow_stats_fail_alloc, NULL);
+}
+
 /* Registers the commands, once however many classes call it. */
 void
 dp_unixctl_register(void)

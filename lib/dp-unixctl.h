@@ -27,8 +27,15 @@
  *   dpif-percpu/pmd-rxq-show [DP]
  *       Which thread polls which receive queue.
  *
- * DP may be left out when there is exactly one datapath. */
+ * DP may be left out when there is exactly one datapath.
+ *
+ * With --enable-dummy, for tests only:
+ *
+ *   dpif-percpu/flow-stats-fail-alloc on|off
+ *       Makes the allocation of per-thread flow-stats slots fail, so that
+ *       threads fall back to slot 0. */
 
 void dp_unixctl_register(void);
+void dp_unixctl_register_test_commands(void);
 
 #endif /* dp-unixctl.h */

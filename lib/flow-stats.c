@@ -54,6 +54,18 @@ struct flow_stats {
     OVSRCU_TYPE(struct flow_stats_slot *) slots[];
 };
 
+/* When true, allocations of slots other than slot 0 fail, so that tests can
+ * exercise the fallback to slot 0.  Set only by a test command. */
+static atomic_bool fail_slot_alloc = false;
+
+/* Makes later allocations of per-thread slots fail ('fail' true) or succeed
+ * again, for testing the fallback to slot 0. */
+void
+flow_stats_set_alloc_failure(bool fail)
+{
+    atomic_store_relaxed(&fail_slot_alloc, fail);
+}
+
 /* Allocates a zeroed slot aligned to, and padded to, whole cache lines.
  * Returns NULL if memory is short: unlike xmalloc(), this never aborts,
  * because the caller has a fallback. */
@@ -156,7 +168,10 @@ flow_stats_update(struct flow_stats *stats, size_t slot_idx,
     if (slot_idx > 0 && slot_idx < stats->n_slots) {
         slot = ovsrcu_get(struct flow_stats_slot *, &stats->slots[slot_idx]);
         if (OVS_UNLIKELY(!slot)) {
-            slot = slot_alloc();
+            bool fail;
+
+            atomic_read_relaxed(&fail_slot_alloc, &fail);
+            slot = fail ? NULL : slot_alloc();
             if (slot) {
                 atomic_init(&slot->generation, generation);
                 ovsrcu_set(&stats->slots[slot_idx], slot);

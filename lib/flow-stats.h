@@ -59,6 +59,8 @@ void flow_stats_update(struct flow_stats *, size_t slot,
 void flow_stats_get(const struct flow_stats *, struct dpif_flow_stats *);
 void flow_stats_clear(struct flow_stats *);
 
+void flow_stats_set_alloc_failure(bool fail);
+
 size_t flow_stats_n_slots(const struct flow_stats *);
 bool flow_stats_get_slot(const struct flow_stats *, size_t slot,
                          struct flow_stats_slot_info *);

@@ -38,6 +38,7 @@
 #include "dirs.h"
 #include "dns-resolve.h"
 #include "dpif.h"
+#include "dp-unixctl.h"
 #include "dpif-percpu.h"
 #include "dummy.h"
 #include "fatal-signal.h"
@@ -96,6 +97,7 @@ enable_dummy(const char *arg)
     }
     timeval_dummy_register();
     ofpact_dummy_enable();
+    dp_unixctl_register_test_commands();
 }
 
 static void
