@@ -896,6 +896,17 @@ dpif_percpu_disable_upcall(struct dpif *dpif)
     fat_rwlock_wrlock(&get_datapath(dpif)->upcall_rwlock);
 }
 
+/* Maps an OpenFlow queue to the packet priority that set_queue sets, as
+ * dpif-netdev does: the queue number itself.  netdevs with QoS (DPDK) read
+ * it on output. */
+static int
+dpif_percpu_queue_to_priority(const struct dpif *dpif OVS_UNUSED,
+                              uint32_t queue_id, uint32_t *priority)
+{
+    *priority = queue_id;
+    return 0;
+}
+
 static char *
 dpif_percpu_get_datapath_version(void)
 {
@@ -940,6 +951,7 @@ dpif_percpu_set_config(struct dpif *dpif, const struct smap *other_config)
         .register_upcall_cb = dpif_percpu_register_upcall_cb,           \
         .enable_upcall = dpif_percpu_enable_upcall,                     \
         .disable_upcall = dpif_percpu_disable_upcall,                   \
+        .queue_to_priority = dpif_percpu_queue_to_priority,             \
         .get_datapath_version = dpif_percpu_get_datapath_version,       \
         .set_config = dpif_percpu_set_config,                           \
     }
