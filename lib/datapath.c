@@ -391,6 +391,27 @@ datapath_set_config(struct datapath *dp, const struct smap *other_config)
     return 0;
 }
 
+/* Applies the per-interface other_config 'cfg' to port 'port_no'. */
+int
+datapath_set_port_config(struct datapath *dp, odp_port_t port_no,
+                         const struct smap *cfg)
+{
+    bool changed = false;
+    struct dp_port *port;
+
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    port = datapath_lookup_port(dp, port_no);
+    if (port) {
+        dp_port_set_config(port, cfg, &changed);
+        if (changed) {
+            /* Applied while no thread forwards. */
+            port->need_reconfigure = true;
+        }
+    }
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    return port ? 0 : ENODEV;
+}
+
 /* Asks the main thread to reconfigure 'dp' at its next datapath_run(). */
 void
 datapath_request_reconfigure(struct datapath *dp)

@@ -99,6 +99,8 @@ int datapath_add_port(struct datapath *, const char *name, const char *type,
 int datapath_del_port(struct datapath *, odp_port_t);
 
 int datapath_set_config(struct datapath *, const struct smap *);
+int datapath_set_port_config(struct datapath *, odp_port_t,
+                             const struct smap *);
 void datapath_run(struct datapath *);
 void datapath_wait(struct datapath *);
 void datapath_request_reconfigure(struct datapath *);

@@ -75,7 +75,10 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
         return;
     }
     if (!should_steal) {
+        /* The truncation applies to this output only: the caller's packets
+         * go on whole to later actions. */
         dp_packet_batch_clone(&copy, batch);
+        dp_packet_batch_reset_cutlen(batch);
         batch = &copy;
     }
     dp_port_send(port, t->index, batch);
@@ -119,6 +122,7 @@ execute_userspace(struct pmd_thread *t, struct dp_packet_batch *batch,
     userdata = nl_attr_find_nested(a, OVS_USERSPACE_ATTR_USERDATA);
     if (!should_steal) {
         dp_packet_batch_clone(&copy, batch);
+        dp_packet_batch_reset_cutlen(batch);
         batch = &copy;
     }
     dp_packet_batch_apply_cutlen(batch);

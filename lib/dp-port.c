@@ -20,8 +20,10 @@
 #include <errno.h>
 
 #include "dp-packet.h"
+#include "flow.h"
 #include "netdev.h"
 #include "openvswitch/vlog.h"
+#include "smap.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_port);
@@ -132,7 +134,45 @@ dp_port_reconfigure(struct dp_port *port, int n_tx_threads)
     port->n_txq = MAX(netdev_n_txq(netdev), 1);
     port->n_tx_threads = n_tx_threads;
     port->need_reconfigure = false;
+    port->tx_hash = port->requested_tx_hash;
     return 0;
+}
+
+/* Most transmit queues that hash steering spreads packets over; a netdev
+ * with more uses only these. */
+#define DP_PORT_MAX_HASH_TXQS 64
+
+/* Sends 'batch' on 'port', spread over its transmit queues by each packet's
+ * 5-tuple hash, as dpif-netdev's tx-steering=hash does.  Queues are shared
+ * by threads in this mode, so the netdev serializes them. */
+static void
+send_by_hash(struct dp_port *port, struct dp_packet_batch *batch)
+{
+    int n_txq = MIN(port->n_txq, DP_PORT_MAX_HASH_TXQS);
+    struct dp_packet_batch queues[DP_PORT_MAX_HASH_TXQS];
+    struct dp_packet *packet;
+
+    for (int i = 0; i < n_txq; i++) {
+        dp_packet_batch_init(&queues[i]);
+    }
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        uint32_t hash;
+
+        if (dp_packet_rss_valid(packet)) {
+            hash = dp_packet_get_rss_hash(packet);
+        } else {
+            struct flow flow;
+
+            flow_extract(packet, &flow);
+            hash = flow_hash_5tuple(&flow, 0);
+        }
+        dp_packet_batch_add(&queues[hash % n_txq], packet);
+    }
+    for (int i = 0; i < n_txq; i++) {
+        if (!dp_packet_batch_is_empty(&queues[i])) {
+            netdev_send(port->netdev, i, &queues[i], true);
+        }
+    }
 }
 
 /* Transmits 'batch' on 'port' and takes ownership of its packets.  Each
@@ -142,8 +182,42 @@ void
 dp_port_send(struct dp_port *port, unsigned thread_index,
              struct dp_packet_batch *batch)
 {
-    bool concurrent = port->n_txq < port->n_tx_threads;
-
     dp_packet_batch_apply_cutlen(batch);
-    netdev_send(port->netdev, thread_index % port->n_txq, batch, concurrent);
+    if (port->tx_hash) {
+        send_by_hash(port, batch);
+    } else {
+        bool concurrent = port->n_txq < port->n_tx_threads;
+
+        netdev_send(port->netdev, thread_index % port->n_txq, batch,
+                    concurrent);
+    }
+}
+
+/* Applies the per-interface other_config 'cfg' of 'port': tx-steering.
+ * Sets '*changed' if the datapath must reconfigure to apply it. */
+void
+dp_port_set_config(struct dp_port *port, const struct smap *cfg,
+                   bool *changed)
+{
+    const char *steering = smap_get_def(cfg, "tx-steering", "thread");
+    bool hash;
+
+    if (!strcmp(steering, "hash")) {
+        hash = true;
+    } else if (!strcmp(steering, "thread")) {
+        hash = false;
+    } else {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
+        VLOG_WARN_RL(&rl, "%s: unknown tx-steering \"%s\" (expected "
+                     "\"thread\" or \"hash\"); using \"thread\"",
+                     netdev_get_name(port->netdev), steering);
+        hash = false;
+    }
+    if (hash != port->requested_tx_hash) {
+        port->requested_tx_hash = hash;
+        VLOG_INFO("%s: Tx packet steering mode has been set to '%s'.",
+                  netdev_get_name(port->netdev), hash ? "hash" : "thread");
+        *changed = true;
+    }
 }

@@ -34,6 +34,7 @@ struct dp_packet_batch;
 struct netdev;
 struct netdev_rxq;
 struct netdev_saved_flags;
+struct smap;
 
 struct dp_port {
     struct cmap_node node;          /* In datapath 'ports', by port number. */
@@ -48,6 +49,12 @@ struct dp_port {
     struct netdev_rxq **rxqs;       /* Open receive queues. */
     int n_txq;                      /* Transmit queues the netdev offers. */
     int n_tx_threads;               /* Threads that may transmit on it. */
+
+    /* Transmit-queue steering (other_config:tx-steering): by thread, the
+     * default, or by packet hash.  'requested_tx_hash' is set by the main
+     * thread and copied to 'tx_hash' while no thread forwards. */
+    bool tx_hash;
+    bool requested_tx_hash;
 };
 
 int dp_port_create(const char *name, const char *type, odp_port_t,
@@ -57,5 +64,7 @@ int dp_port_reconfigure(struct dp_port *, int n_tx_threads);
 bool dp_port_needs_reconfigure(const struct dp_port *);
 void dp_port_send(struct dp_port *, unsigned thread_index,
                   struct dp_packet_batch *);
+void dp_port_set_config(struct dp_port *, const struct smap *cfg,
+                        bool *changed);
 
 #endif /* dp-port.h */

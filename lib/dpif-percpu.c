@@ -279,6 +279,13 @@ dpif_percpu_port_add(struct dpif *dpif, struct netdev *netdev,
 }
 
 static int
+dpif_percpu_port_set_config(struct dpif *dpif, odp_port_t port_no,
+                            const struct smap *cfg)
+{
+    return datapath_set_port_config(get_datapath(dpif), port_no, cfg);
+}
+
+static int
 dpif_percpu_port_del(struct dpif *dpif, odp_port_t port_no)
 {
     return datapath_del_port(get_datapath(dpif), port_no);
@@ -934,6 +941,7 @@ dpif_percpu_set_config(struct dpif *dpif, const struct smap *other_config)
         .get_stats = dpif_percpu_get_stats,                             \
         .port_add = dpif_percpu_port_add,                               \
         .port_del = dpif_percpu_port_del,                               \
+        .port_set_config = dpif_percpu_port_set_config,                 \
         .port_query_by_number = dpif_percpu_port_query_by_number,       \
         .port_query_by_name = dpif_percpu_port_query_by_name,           \
         .port_dump_start = dpif_percpu_port_dump_start,                 \
