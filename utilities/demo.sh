@@ -12,8 +12,9 @@ set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/utilities/build.sh"
 
-OVS_BUILDDIR=${OVS_BUILDDIR:-/var/cache/ovs-percpu/ovs-build}
-OVS_SRCDIR=${OVS_SRCDIR:-/var/cache/ovs-percpu/ovs-src}
+cache=${OVS_PERCPU_CACHE:-/var/cache/ovs-percpu}
+OVS_BUILDDIR=$cache/ovs-build
+OVS_SRCDIR=$cache/ovs-src
 sandbox=${DEMO_SANDBOX:-/tmp/ovs-percpu-demo}
 PATH=$top/vswitchd:$OVS_BUILDDIR/utilities:$OVS_BUILDDIR/ovsdb:$PATH
 OVS_RUNDIR=$sandbox OVS_LOGDIR=$sandbox OVS_DBDIR=$sandbox

@@ -12,6 +12,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 ./utilities/build.sh
 
+cache=${OVS_PERCPU_CACHE:-/var/cache/ovs-percpu}
+OVS_SRCDIR=$cache/ovs-src
+OVS_BUILDDIR=$cache/ovs-build
+export OVS_SRCDIR OVS_BUILDDIR
+
 failed=0
 make check TESTSUITEFLAGS="-j2 -k !system" || failed=1
 make check TESTSUITEFLAGS="-k system" || failed=1
