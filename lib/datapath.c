@@ -80,7 +80,7 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp->threads = xcalloc(dp->n_thread_slots, sizeof *dp->threads);
     ovs_mutex_init_recursive(&dp->non_pmd_mutex);
     ovsthread_key_create(&dp->self_key, NULL);
-    dp->threads[0] = pmd_thread_create_non_pmd(dp);
+    ovsrcu_set(&dp->threads[0], pmd_thread_create_non_pmd(dp));
 
     dp->max_sleep_us = PMD_DEFAULT_MAX_SLEEP_US;
     dp->reconfigure_seq = seq_create();
@@ -119,10 +119,12 @@ datapath_free(struct datapath *dp)
 
     ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 1; i < dp->n_thread_slots; i++) {
-        if (dp->threads[i]) {
-            pmd_thread_stop(dp->threads[i]);
-            pmd_thread_destroy(dp->threads[i]);
-            dp->threads[i] = NULL;
+        struct pmd_thread *t = datapath_thread(dp, i);
+
+        if (t) {
+            pmd_thread_stop(t);
+            ovsrcu_set(&dp->threads[i], NULL);
+            pmd_thread_destroy(t);
         }
     }
     CMAP_FOR_EACH (port, node, &dp->ports) {
@@ -132,7 +134,7 @@ datapath_free(struct datapath *dp)
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     flow_table_destroy(dp->table);
-    pmd_thread_destroy(dp->threads[0]);
+    pmd_thread_destroy(datapath_thread(dp, 0));
     free(dp->threads);
     ovsthread_key_delete(dp->self_key);
     ovs_mutex_destroy(&dp->non_pmd_mutex);
@@ -377,8 +379,8 @@ datapath_set_config(struct datapath *dp, const struct smap *other_config)
         VLOG_INFO("%s: PMD max sleep request is %d usecs.", dp->name,
                   dp->max_sleep_us);
         for (size_t i = 1; i < dp->n_thread_slots; i++) {
-            if (dp->threads[i]) {
-                atomic_store_relaxed(&dp->threads[i]->max_sleep_us,
+            if (datapath_thread(dp, i)) {
+                atomic_store_relaxed(&datapath_thread(dp, i)->max_sleep_us,
                                      dp->max_sleep_us);
             }
         }
@@ -437,7 +439,7 @@ static unsigned
 free_thread_index(const struct datapath *dp)
 {
     for (size_t i = 1; i < dp->n_thread_slots; i++) {
-        if (!dp->threads[i]) {
+        if (!datapath_thread(dp, i)) {
             return i;
         }
     }
@@ -459,14 +461,14 @@ set_pmd_threads(struct datapath *dp)
     }
 
     for (size_t i = 1; i < dp->n_thread_slots; i++) {
-        struct pmd_thread *t = dp->threads[i];
+        struct pmd_thread *t = datapath_thread(dp, i);
 
         if (t && (!cores || !ovs_numa_dump_contains_core(
                                  cores, ovs_numa_get_numa_id(t->core_id),
                                  t->core_id))) {
             pmd_thread_stop(t);
-            pmd_thread_destroy(t);
-            dp->threads[i] = NULL;
+            ovsrcu_set(&dp->threads[i], NULL);
+            ovsrcu_postpone(pmd_thread_destroy, t);
         }
     }
     if (!cores) {
@@ -477,7 +479,7 @@ set_pmd_threads(struct datapath *dp)
         bool present = false;
 
         for (size_t i = 1; i < dp->n_thread_slots; i++) {
-            if (dp->threads[i] && dp->threads[i]->core_id == core->core_id) {
+            if (datapath_thread(dp, i) && datapath_thread(dp, i)->core_id == core->core_id) {
                 present = true;
             }
         }
@@ -489,8 +491,9 @@ set_pmd_threads(struct datapath *dp)
                          core->core_id);
                 break;
             }
-            dp->threads[index] = pmd_thread_start(dp, index, core->core_id,
-                                                  dp->max_sleep_us);
+            ovsrcu_set(&dp->threads[index],
+                       pmd_thread_start(dp, index, core->core_id,
+                                        dp->max_sleep_us));
         }
     }
     ovs_numa_dump_destroy(cores);
@@ -557,20 +560,21 @@ sorted_ports(const struct datapath *dp, size_t *n_ports)
 
 /* Rebuilds every thread's poll list: non-PMD ports go to the non-PMD
  * context, and the queues of PMD ports are dealt round-robin to the PMD
- * threads in core order, ports taken in port-number order. */
+ * threads in core order, ports taken in port-number order, each port
+ * starting one thread after the previous port. */
 static void
 assign_rxqs(struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
     struct poll_list *lists = xcalloc(dp->n_thread_slots, sizeof *lists);
     struct pmd_thread **pmds = xcalloc(dp->n_thread_slots, sizeof *pmds);
-    size_t n_pmds = 0, next = 0;
+    size_t n_pmds = 0, first = 0;
     struct dp_port **ports;
     size_t n_ports;
 
     for (size_t i = 1; i < dp->n_thread_slots; i++) {
-        if (dp->threads[i]) {
-            pmds[n_pmds++] = dp->threads[i];
+        if (datapath_thread(dp, i)) {
+            pmds[n_pmds++] = datapath_thread(dp, i);
         }
     }
     qsort(pmds, n_pmds, sizeof *pmds, compare_pmd_core);
@@ -580,17 +584,24 @@ assign_rxqs(struct datapath *dp)
         struct dp_port *port = ports[p];
 
         for (int q = 0; q < port->n_rxq; q++) {
-            if (port->is_pmd && n_pmds) {
-                poll_list_add(&lists[pmds[next++ % n_pmds]->index], port, q);
-            } else if (!port->is_pmd) {
+            if (!port->is_pmd) {
                 poll_list_add(&lists[0], port, q);
+            } else if (n_pmds) {
+                /* Each PMD port starts one thread further on, so that the
+                 * busiest queues, the first ones, of different ports land
+                 * on different threads. */
+                poll_list_add(&lists[pmds[(first + q) % n_pmds]->index],
+                              port, q);
             }
+        }
+        if (port->is_pmd) {
+            first++;
         }
     }
 
     for (size_t i = 0; i < dp->n_thread_slots; i++) {
-        if (dp->threads[i]) {
-            pmd_thread_reload(dp->threads[i], lists[i].polls, lists[i].n);
+        if (datapath_thread(dp, i)) {
+            pmd_thread_reload(datapath_thread(dp, i), lists[i].polls, lists[i].n);
         } else {
             free(lists[i].polls);
         }
@@ -612,8 +623,8 @@ datapath_reconfigure(struct datapath *dp)
 
     ovs_mutex_lock(&dp->non_pmd_mutex);
     for (size_t i = 0; i < dp->n_thread_slots; i++) {
-        if (dp->threads[i]) {
-            pmd_thread_reload(dp->threads[i], NULL, 0);
+        if (datapath_thread(dp, i)) {
+            pmd_thread_reload(datapath_thread(dp, i), NULL, 0);
         }
     }
 
@@ -662,7 +673,7 @@ datapath_run(struct datapath *dp)
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     ovs_mutex_lock(&dp->non_pmd_mutex);
-    pmd_thread_poll_once(dp->threads[0]);
+    pmd_thread_poll_once(datapath_thread(dp, 0));
     ovs_mutex_unlock(&dp->non_pmd_mutex);
 }
 
@@ -670,7 +681,7 @@ datapath_run(struct datapath *dp)
 void
 datapath_wait(struct datapath *dp)
 {
-    struct pmd_thread *non_pmd = dp->threads[0];
+    struct pmd_thread *non_pmd = datapath_thread(dp, 0);
     struct dp_port *port;
 
     ovs_mutex_lock(&dp->non_pmd_mutex);

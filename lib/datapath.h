@@ -37,6 +37,7 @@
 #include "fat-rwlock.h"
 #include "openvswitch/thread.h"
 #include "ovs-atomic.h"
+#include "ovs-rcu.h"
 #include "ovs-thread.h"
 
 struct dp_port;
@@ -73,9 +74,12 @@ struct datapath {
     void *upcall_aux;
 
     /* Forwarding threads, indexed by thread index; threads[0] is the non-PMD
-     * context.  Changed only by the main thread under 'reconfig_mutex'. */
+     * context.  Changed only by the main thread under 'reconfig_mutex';
+     * read by anyone under RCU (upcalls read the counters, through
+     * dpif_get_dp_stats(), while the main thread may be waiting for them),
+     * and a stopped thread is freed after a grace period. */
     size_t n_thread_slots;      /* Size of 'threads': cores + 1. */
-    struct pmd_thread **threads;
+    OVSRCU_TYPE(struct pmd_thread *) *threads;
     struct ovs_mutex non_pmd_mutex; /* Guards use of threads[0]. */
     ovsthread_key_t self_key;   /* The calling PMD thread, if any. */
 
@@ -90,6 +94,13 @@ struct datapath {
 int datapath_create(const char *name, const struct dpif_class *,
                     const char *local_port_type, struct datapath **);
 void datapath_free(struct datapath *);
+
+/* Returns the forwarding thread with index 'index', or NULL.  Under RCU. */
+static inline struct pmd_thread *
+datapath_thread(const struct datapath *dp, size_t index)
+{
+    return ovsrcu_get(struct pmd_thread *, &dp->threads[index]);
+}
 
 struct dp_port *datapath_lookup_port(const struct datapath *, odp_port_t);
 struct dp_port *datapath_find_port_by_name(const struct datapath *,

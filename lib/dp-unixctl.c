@@ -109,8 +109,8 @@ flow_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
             .tcp_flags = info.tcp_flags,
         };
         ds_put_format(&s, "slot %"PRIuSIZE" (", i);
-        if (dp->threads[i]) {
-            format_thread(&s, dp->threads[i]);
+        if (datapath_thread(dp, i)) {
+            format_thread(&s, datapath_thread(dp, i));
         } else {
             ds_put_cstr(&s, "thread gone");
         }
@@ -177,7 +177,7 @@ pmd_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
     ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 1; i <= dp->n_thread_slots; i++) {
         /* PMD threads first, then the main thread, as OVS prints them. */
-        const struct pmd_thread *t = dp->threads[i % dp->n_thread_slots];
+        const struct pmd_thread *t = datapath_thread(dp, i % dp->n_thread_slots);
 
         if (t) {
             format_counters(&s, t);
@@ -199,8 +199,8 @@ pmd_stats_clear(struct unixctl_conn *conn, int argc, const char *argv[],
     }
     ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 0; i < dp->n_thread_slots; i++) {
-        if (dp->threads[i]) {
-            pmd_thread_clear_counters(dp->threads[i]);
+        if (datapath_thread(dp, i)) {
+            pmd_thread_clear_counters(datapath_thread(dp, i));
         }
     }
     ovs_mutex_unlock(&dp->reconfig_mutex);
@@ -220,7 +220,7 @@ pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
     ovs_mutex_lock(&dp->reconfig_mutex);
     ovs_mutex_lock(&dp->non_pmd_mutex);
     for (size_t i = 1; i <= dp->n_thread_slots; i++) {
-        const struct pmd_thread *t = dp->threads[i % dp->n_thread_slots];
+        const struct pmd_thread *t = datapath_thread(dp, i % dp->n_thread_slots);
 
         if (!t) {
             continue;

@@ -243,20 +243,21 @@ dpif_percpu_get_stats(const struct dpif *dpif, struct dpif_dp_stats *stats)
 {
     struct datapath *dp = get_datapath(dpif);
 
+    /* No lock: upcalls call this (through should_install_flow()) from
+     * forwarding threads that the main thread may be waiting for. */
     memset(stats, 0, sizeof *stats);
-    ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 0; i < dp->n_thread_slots; i++) {
+        struct pmd_thread *t = datapath_thread(dp, i);
         uint64_t c[PMD_N_COUNTERS];
 
-        if (!dp->threads[i]) {
+        if (!t) {
             continue;
         }
-        pmd_thread_read_counters(dp->threads[i], c);
+        pmd_thread_read_counters(t, c);
         stats->n_hit += c[PMD_EMC_HITS] + c[PMD_MEGAFLOW_HITS];
         stats->n_missed += c[PMD_MISSES];
         stats->n_lost += c[PMD_LOST];
     }
-    ovs_mutex_unlock(&dp->reconfig_mutex);
     stats->n_flows = flow_table_count(dp->table);
 
     /* As dpif-netdev: mask statistics are left out of 'dpctl/show'. */
@@ -728,7 +729,7 @@ execute(struct datapath *dp, struct dpif_execute *execute)
 
     if (!t) {
         ovs_mutex_lock(&dp->non_pmd_mutex);
-        t = dp->threads[0];
+        t = datapath_thread(dp, 0);
         t->now = time_msec();
     }
 
