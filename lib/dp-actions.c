@@ -207,6 +207,29 @@ execute_cb(void *t_, struct dp_packet_batch *batch, const struct nlattr *a,
     }
 }
 
+/* Returns true if this datapath can execute every top-level action in
+ * 'actions'.  Flow puts and execute probes are answered with it, so that
+ * ofproto's feature probes see what the datapath really offers. */
+bool
+dp_actions_supported(const struct nlattr *actions, size_t actions_len)
+{
+    const struct nlattr *a;
+    size_t left;
+
+    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
+        enum ovs_action_attr type = nl_attr_type(a);
+
+        if (type == OVS_ACTION_ATTR_CT || type == OVS_ACTION_ATTR_CT_CLEAR
+            || type == OVS_ACTION_ATTR_METER
+            || type == OVS_ACTION_ATTR_TUNNEL_PUSH
+            || type == OVS_ACTION_ATTR_TUNNEL_POP
+            || type == OVS_ACTION_ATTR_LB_OUTPUT) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Executes 'actions' on 'batch' in forwarding thread 't'.  If 'steal', the
  * packets are consumed; otherwise the caller keeps them. */
 void

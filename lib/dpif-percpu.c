@@ -547,54 +547,6 @@ find_megaflow(const struct datapath *dp, const ovs_u128 *ufid,
     return NULL;
 }
 
-/* Returns true if this datapath can execute every top-level action in
- * 'actions'.  Used to answer ofproto's action probes truthfully. */
-static bool
-actions_supported(const struct nlattr *actions, size_t actions_len)
-{
-    const struct nlattr *a;
-    size_t left;
-
-    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
-        enum ovs_action_attr type = nl_attr_type(a);
-
-        switch (type) {
-        case OVS_ACTION_ATTR_CT:
-        case OVS_ACTION_ATTR_CT_CLEAR:
-        case OVS_ACTION_ATTR_METER:
-        case OVS_ACTION_ATTR_TUNNEL_PUSH:
-        case OVS_ACTION_ATTR_TUNNEL_POP:
-        case OVS_ACTION_ATTR_LB_OUTPUT:
-            return false;
-        case OVS_ACTION_ATTR_UNSPEC:
-        case OVS_ACTION_ATTR_OUTPUT:
-        case OVS_ACTION_ATTR_USERSPACE:
-        case OVS_ACTION_ATTR_SET:
-        case OVS_ACTION_ATTR_PUSH_VLAN:
-        case OVS_ACTION_ATTR_POP_VLAN:
-        case OVS_ACTION_ATTR_SAMPLE:
-        case OVS_ACTION_ATTR_RECIRC:
-        case OVS_ACTION_ATTR_HASH:
-        case OVS_ACTION_ATTR_PUSH_MPLS:
-        case OVS_ACTION_ATTR_POP_MPLS:
-        case OVS_ACTION_ATTR_SET_MASKED:
-        case OVS_ACTION_ATTR_TRUNC:
-        case OVS_ACTION_ATTR_PUSH_ETH:
-        case OVS_ACTION_ATTR_POP_ETH:
-        case OVS_ACTION_ATTR_PUSH_NSH:
-        case OVS_ACTION_ATTR_POP_NSH:
-        case OVS_ACTION_ATTR_CLONE:
-        case OVS_ACTION_ATTR_CHECK_PKT_LEN:
-        case OVS_ACTION_ATTR_ADD_MPLS:
-        case OVS_ACTION_ATTR_DROP:
-        case __OVS_ACTION_ATTR_MAX:
-        default:
-            break;
-        }
-    }
-    return true;
-}
-
 static int
 flow_put(struct datapath *dp, const struct dpif_flow_put *put)
 {
@@ -625,7 +577,7 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
         return EINVAL;
     }
     if (flow_uses_conntrack(&match.flow)
-        || !actions_supported(put->actions, put->actions_len)) {
+        || !dp_actions_supported(put->actions, put->actions_len)) {
         return EINVAL;
     }
 
@@ -723,7 +675,7 @@ execute(struct datapath *dp, struct dpif_execute *execute)
     if (execute->probe) {
         /* A probe's packet need not meet its actions' prerequisites, so it
          * is never executed: only the actions are judged. */
-        return actions_supported(execute->actions, execute->actions_len)
+        return dp_actions_supported(execute->actions, execute->actions_len)
                ? 0 : EINVAL;
     }
 
