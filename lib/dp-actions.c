@@ -44,14 +44,15 @@ VLOG_DEFINE_THIS_MODULE(dp_actions);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
 
-/* Drops the packets of 'batch' if the callback may steal them; otherwise
- * they stay with the caller, who owns them. */
+/* Counts the packets of 'batch' as dropped by this action for 'reason', and
+ * frees them if the callback may steal them; otherwise they stay with the
+ * caller, who owns them and goes on with its later actions. */
 static void
 drop_batch(struct pmd_thread *t, struct dp_packet_batch *batch,
            bool should_steal, enum pmd_counter reason)
 {
+    pmd_counter_add(t, reason, dp_packet_batch_size(batch));
     if (should_steal) {
-        pmd_counter_add(t, reason, dp_packet_batch_size(batch));
         dp_packet_delete_batch(batch, true);
     }
 }
