@@ -114,6 +114,12 @@ dpif_percpu_find_datapath(const char *name)
     return dp;
 }
 
+/* The dpif_class callbacks below (dpif_percpu_*) implement the contracts
+ * that OVS's lib/dpif-provider.h documents for each member; comments here
+ * only say what this datapath does beyond or differently. */
+
+/* Registers our appctl commands once, whichever class is registered
+ * first. */
 static int
 dpif_percpu_init(void)
 {
