@@ -79,7 +79,7 @@ classify(struct pmd_thread *t, const struct packet_key *key)
         pmd_counter_add(t, PMD_EMC_HITS, 1);
         return flow;
     }
-    flow = flow_table_lookup(t->dp->table, &key->mf);
+    flow = flow_table_lookup_ranked(t->dp->table, t->ranking, &key->mf);
     if (flow) {
         pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
         flow_cache_insert(t->cache, key, flow);

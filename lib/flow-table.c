@@ -42,9 +42,14 @@ struct flow_subtable {
 struct flow_table {
     struct ovs_mutex mutex;     /* Serializes all writers. */
 
-    /* Subtables, searched in decreasing order of how many megaflows they
-     * hold, a cheap proxy for how often they hit. */
+    /* Subtables, in decreasing order of how many megaflows they hold.  The
+     * writers' view, and the order a thread starts from before its own hit
+     * counts (struct flow_table_ranking) take over. */
     struct pvector subtables;
+
+    /* Incremented, after the pvector is published, whenever a subtable is
+     * added or removed, so that threads know to rebuild their ranking. */
+    atomic_uint64_t subtables_version;
 
     struct cmap by_ufid;        /* All megaflows, by UFID. */
     size_t n_stats_slots;       /* Forwarding-thread slots per megaflow. */
@@ -67,6 +72,7 @@ flow_table_create(size_t n_stats_slots)
 
     ovs_mutex_init(&table->mutex);
     pvector_init(&table->subtables);
+    atomic_init(&table->subtables_version, 0);
     cmap_init(&table->by_ufid);
     table->n_stats_slots = n_stats_slots;
     return table;
@@ -234,6 +240,18 @@ flow_table_unlock(struct flow_table *table)
     ovs_mutex_unlock(&table->mutex);
 }
 
+/* Tells threads that the set of subtables changed. */
+static void
+bump_subtables_version(struct flow_table *table)
+    OVS_REQUIRES(table->mutex)
+{
+    uint64_t version;
+
+    atomic_read_relaxed(&table->subtables_version, &version);
+    atomic_store_explicit(&table->subtables_version, version + 1,
+                          memory_order_release);
+}
+
 /* Returns the subtable for 'wc', creating it if needed. */
 static struct flow_subtable *
 subtable_find_or_create(struct flow_table *table,
@@ -256,6 +274,7 @@ subtable_find_or_create(struct flow_table *table,
     subtable->n_values = miniflow_n_values(&mask->masks);
     pvector_insert(&table->subtables, subtable, 0);
     pvector_publish(&table->subtables);
+    bump_subtables_version(table);
     return subtable;
 }
 
@@ -362,12 +381,16 @@ flow_table_remove(struct flow_table *table, struct megaflow *flow)
     subtable->n_rules--;
     if (!subtable->n_rules) {
         pvector_remove(&table->subtables, subtable);
+        pvector_publish(&table->subtables);
+        bump_subtables_version(table);
+        /* A thread may still hold it in its ranking until it quiesces; it
+         * rebuilds the ranking before its next lookup. */
         ovsrcu_postpone(subtable_free, subtable);
     } else {
         pvector_change_priority(&table->subtables, subtable,
                                 subtable->n_rules);
+        pvector_publish(&table->subtables);
     }
-    pvector_publish(&table->subtables);
     megaflow_unref(flow);
 }
 
@@ -382,6 +405,105 @@ flow_table_flush(struct flow_table *table)
         flow_table_remove(table, flow);
     }
     ovs_mutex_unlock(&table->mutex);
+}
+
+/* One forwarding thread's order of search over a table's subtables, by the
+ * hits that thread itself counted, as dpif-netdev ranks the subtables of a
+ * PMD thread's classifier.  Only its owner reads or writes it. */
+struct flow_table_ranking {
+    uint64_t version;           /* Table 'subtables_version' it mirrors. */
+    size_t n;                   /* Number of subtables. */
+    size_t allocated;           /* Allocated elements of 'entries'. */
+    struct ranked_subtable {
+        struct flow_subtable *subtable;
+        uint64_t hits;          /* Hits since the last sort, decayed. */
+    } *entries;
+};
+
+/* Creates an empty ranking for one thread's use. */
+struct flow_table_ranking *
+flow_table_ranking_create(void)
+{
+    struct flow_table_ranking *r = xzalloc(sizeof *r);
+
+    r->version = UINT64_MAX;    /* Matches no table: rebuilt on first use. */
+    return r;
+}
+
+/* Frees 'r'.  Accepts NULL. */
+void
+flow_table_ranking_destroy(struct flow_table_ranking *r)
+{
+    if (r) {
+        free(r->entries);
+        free(r);
+    }
+}
+
+/* Makes 'r' list the subtables of 'table' afresh, in the table's order, if
+ * the set of subtables changed since 'r' was built. */
+static void
+ranking_refresh(struct flow_table_ranking *r, const struct flow_table *table)
+{
+    struct flow_subtable *subtable;
+    uint64_t version;
+
+    atomic_read_explicit(&CONST_CAST(struct flow_table *, table)
+                         ->subtables_version, &version, memory_order_acquire);
+    if (OVS_LIKELY(version == r->version)) {
+        return;
+    }
+    r->n = 0;
+    PVECTOR_FOR_EACH (subtable, &table->subtables) {
+        if (r->n >= r->allocated) {
+            r->entries = x2nrealloc(r->entries, &r->allocated,
+                                    sizeof *r->entries);
+        }
+        r->entries[r->n++] = (struct ranked_subtable) { subtable, 0 };
+    }
+    r->version = version;
+}
+
+/* Like flow_table_lookup(), searching the subtables in the order of the
+ * calling thread's ranking 'r', and counting the hit there. */
+struct megaflow *
+flow_table_lookup_ranked(const struct flow_table *table,
+                         struct flow_table_ranking *r,
+                         const struct miniflow *key)
+{
+    uint64_t values[FLOW_U64S];
+
+    ranking_refresh(r, table);
+    for (size_t i = 0; i < r->n; i++) {
+        struct flow_subtable *subtable = r->entries[i].subtable;
+        uint32_t hash = subtable_mask_miniflow(subtable, key, values);
+        struct megaflow *flow = subtable_find(subtable, values, hash);
+
+        if (flow) {
+            r->entries[i].hits++;
+            return flow;
+        }
+    }
+    return NULL;
+}
+
+static int
+compare_ranked_hits(const void *a_, const void *b_)
+{
+    const struct ranked_subtable *a = a_, *b = b_;
+
+    return a->hits > b->hits ? -1 : a->hits < b->hits;
+}
+
+/* Reorders 'r' by decreasing hits and halves the hits, so that the order
+ * follows recent traffic.  The owning thread calls it now and then. */
+void
+flow_table_ranking_sort(struct flow_table_ranking *r)
+{
+    qsort(r->entries, r->n, sizeof *r->entries, compare_ranked_hits);
+    for (size_t i = 0; i < r->n; i++) {
+        r->entries[i].hits /= 2;
+    }
 }
 
 /* Returns 'flow''s current actions, valid until the caller quiesces. */

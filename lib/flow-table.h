@@ -28,7 +28,8 @@
  *
  * Unlike OVS's dpif-netdev, which keeps one table per PMD thread, a megaflow
  * here exists once however many threads hit it: it is upcalled, installed,
- * revalidated and stored once. */
+ * revalidated and stored once.  What stays per thread is the order in which
+ * a thread searches the subtables: each ranks them by its own hits. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -82,6 +83,16 @@ struct megaflow *flow_table_next(const struct flow_table *,
                                  struct cmap_position *);
 size_t flow_table_count(const struct flow_table *);
 size_t flow_table_n_masks(const struct flow_table *);
+
+/* A forwarding thread's own search order over the subtables, by its own
+ * hits.  Owned and used by one thread only. */
+struct flow_table_ranking;
+struct flow_table_ranking *flow_table_ranking_create(void);
+void flow_table_ranking_destroy(struct flow_table_ranking *);
+struct megaflow *flow_table_lookup_ranked(const struct flow_table *,
+                                          struct flow_table_ranking *,
+                                          const struct miniflow *key);
+void flow_table_ranking_sort(struct flow_table_ranking *);
 
 /* Writers. */
 void flow_table_lock(struct flow_table *);

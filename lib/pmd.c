@@ -25,6 +25,7 @@
 #include "dp-port.h"
 #include "dpif-netdev.h"
 #include "flow-cache.h"
+#include "flow-table.h"
 #include "netdev.h"
 #include "openvswitch/vlog.h"
 #include "ovs-numa.h"
@@ -38,6 +39,11 @@ VLOG_DEFINE_THIS_MODULE(pmd);
  * Quiescing writes shared memory, so a busy thread does it rarely, as
  * dpif-netdev does. */
 #define PMD_QUIESCE_INTERVAL 1024
+
+/* How often a busy thread re-sorts its subtable ranking, in ms: often
+ * enough to follow traffic, rarely enough to cost nothing per packet.  As
+ * dpif-netdev's DPCLS_OPTIMIZATION_INTERVAL. */
+#define PMD_RANKING_SORT_INTERVAL_MS 1000
 
 /* Empty rounds before an idle PMD thread starts to sleep, and its first
  * sleep, in microseconds; each further empty round doubles the sleep up to
@@ -70,6 +76,7 @@ pmd_thread_alloc(struct datapath *dp, unsigned index, unsigned core_id,
     t->index = index;
     t->core_id = core_id;
     t->cache = flow_cache_create();
+    t->ranking = flow_table_ranking_create();
     for (int i = 0; i < PMD_N_COUNTERS; i++) {
         atomic_init(&t->counters[i], 0);
     }
@@ -96,6 +103,7 @@ pmd_thread_destroy(struct pmd_thread *t)
         return;
     }
     flow_cache_destroy(t->cache);
+    flow_table_ranking_destroy(t->ranking);
     free(t->polls);
     free(t->next_polls);
     free_cacheline(t);
@@ -124,6 +132,10 @@ poll_round(struct pmd_thread *t)
         }
     }
     flow_cache_sweep(t->cache);
+    if (n_packets && t->now >= t->next_ranking_sort) {
+        flow_table_ranking_sort(t->ranking);
+        t->next_ranking_sort = t->now + PMD_RANKING_SORT_INTERVAL_MS;
+    }
     pmd_counter_add(t, n_packets ? PMD_BUSY_CYCLES : PMD_IDLE_CYCLES,
                     pmd_cycles_now() - start);
     return n_packets;

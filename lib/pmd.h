@@ -42,6 +42,7 @@ struct datapath;
 struct dp_port;
 struct ds;
 struct flow_cache;
+struct flow_table_ranking;
 struct netdev_rxq;
 
 /* Per-thread counters, in the spirit of dpif-netdev/pmd-stats-show. */
@@ -78,6 +79,8 @@ struct pmd_thread {
 
     /* Owned by the thread itself. */
     struct flow_cache *cache;   /* Exact-match cache. */
+    struct flow_table_ranking *ranking; /* Subtable order, by own hits. */
+    long long int next_ranking_sort;    /* When to re-sort it, in ms. */
     struct pmd_poll *polls;     /* Queues this thread polls... */
     size_t n_polls;             /* ...and how many. */
     uint32_t recirc_depth;      /* Current recirculation nesting. */
