@@ -76,6 +76,7 @@ datapath_create(const char *name, const struct dpif_class *class,
 
     fat_rwlock_init(&dp->upcall_rwlock);
     fat_rwlock_wrlock(&dp->upcall_rwlock);  /* Upcalls start disabled. */
+    dp->upcalls_disabled = true;
 
     dp->threads = xcalloc(dp->n_thread_slots, sizeof *dp->threads);
     ovs_mutex_init_recursive(&dp->non_pmd_mutex);
@@ -115,6 +116,13 @@ datapath_free(struct datapath *dp)
 
     if (!dp) {
         return;
+    }
+
+    /* A thread that exits drops its slot of 'upcall_rwlock', which it cannot
+     * do while this thread holds the lock for writing. */
+    if (dp->upcalls_disabled) {
+        dp->upcalls_disabled = false;
+        fat_rwlock_unlock(&dp->upcall_rwlock);
     }
 
     ovs_mutex_lock(&dp->reconfig_mutex);

@@ -70,6 +70,7 @@ struct datapath {
     /* Upcalls: readers are the forwarding threads that miss; the write lock
      * is held while upcalls are disabled. */
     struct fat_rwlock upcall_rwlock;
+    bool upcalls_disabled;      /* Main thread holds 'upcall_rwlock'. */
     upcall_callback *upcall_cb;
     void *upcall_aux;
 

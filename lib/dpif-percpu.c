@@ -850,16 +850,29 @@ dpif_percpu_register_upcall_cb(struct dpif *dpif, upcall_callback *cb,
     dp->upcall_cb = cb;
 }
 
+/* Upcalls are disabled by holding 'upcall_rwlock' for writing, from the
+ * main thread, as in dpif-netdev.  Unlike dpif-netdev, enabling or
+ * disabling twice in a row is harmless. */
 static void
 dpif_percpu_enable_upcall(struct dpif *dpif)
 {
-    fat_rwlock_unlock(&get_datapath(dpif)->upcall_rwlock);
+    struct datapath *dp = get_datapath(dpif);
+
+    if (dp->upcalls_disabled) {
+        dp->upcalls_disabled = false;
+        fat_rwlock_unlock(&dp->upcall_rwlock);
+    }
 }
 
 static void
 dpif_percpu_disable_upcall(struct dpif *dpif)
 {
-    fat_rwlock_wrlock(&get_datapath(dpif)->upcall_rwlock);
+    struct datapath *dp = get_datapath(dpif);
+
+    if (!dp->upcalls_disabled) {
+        fat_rwlock_wrlock(&dp->upcall_rwlock);
+        dp->upcalls_disabled = true;
+    }
 }
 
 /* Maps an OpenFlow queue to the packet priority that set_queue sets, as
@@ -945,6 +958,19 @@ dpif_percpu_register(void)
     dp_disallow_provider("netdev");
     dp_register_provider(&dpif_percpu_dummy_class);
     dp_disallow_provider("dummy");
+}
+
+/* Registers our class under the datapath type 'type' as well, for programs
+ * other than ovs-vswitchd that want it beside OVS's own dpif-netdev: the
+ * benchmark.  Internal ports are dummy devices under any type but
+ * "netdev". */
+void
+dpif_percpu_register_as(const char *type)
+{
+    struct dpif_class *class = xmemdup(&dpif_percpu_class, sizeof *class);
+
+    class->type = xstrdup(type);
+    dp_register_provider(class);
 }
 
 /* Puts the dummy class behind the type "system" too, so that a test's

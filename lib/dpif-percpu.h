@@ -36,6 +36,7 @@ struct datapath;
 extern const struct odp_support dpif_percpu_odp_support;
 
 void dpif_percpu_register(void);
+void dpif_percpu_register_as(const char *type);
 void dpif_percpu_override_system(void);
 
 struct datapath *dpif_percpu_find_datapath(const char *name);

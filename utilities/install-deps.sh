@@ -6,7 +6,7 @@ set -e
 packages="openvswitch-source autoconf automake libtool pkg-config make gcc
     libssl-dev libcap-ng-dev libnuma-dev libunbound-dev libxdp-dev libbpf-dev
     python3 iproute2 iputils-ping iperf3 python3-scapy tcpdump procps
-    ethtool xz-utils"
+    ethtool xz-utils libdpdk-dev"
 
 missing=""
 for p in $packages; do

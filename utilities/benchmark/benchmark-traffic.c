@@ -1,0 +1,215 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "benchmark-traffic.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "benchmark-netdev.h"
+#include "csum.h"
+#include "dp-packet.h"
+#include "flow.h"
+#include "netlink.h"
+#include "odp-netlink.h"
+#include "odp-util.h"
+#include "openvswitch/ofpbuf.h"
+#include "ovs-atomic.h"
+#include "packets.h"
+#include "pcap-file.h"
+#include "random.h"
+#include "util.h"
+
+/* The generated frames: Ethernet, IPv4, UDP, padded to 60 bytes (64 on the
+ * wire with the FCS). */
+#define FRAME_LEN 60
+
+/* Longest frame a pcap file may give. */
+#define PCAP_FRAME_MAX 2048
+
+static odp_port_t upcall_out_port;
+static int upcall_n_masks = 1;
+static atomic_ullong n_upcalls = 0;
+
+static void
+frame_build(uint8_t *frame, uint32_t flow_index)
+{
+    struct eth_header *eth = (struct eth_header *) frame;
+    struct ip_header *ip = (struct ip_header *) (eth + 1);
+    struct udp_header *udp = (struct udp_header *) (ip + 1);
+    size_t ip_len = FRAME_LEN - ETH_HEADER_LEN;
+
+    memset(frame, 0, FRAME_LEN);
+    eth->eth_dst = (struct eth_addr) ETH_ADDR_C(02, 00, 00, 00, 00, 02);
+    eth->eth_src = (struct eth_addr) ETH_ADDR_C(02, 00, 00, 00, 00, 01);
+    eth->eth_type = htons(ETH_TYPE_IP);
+
+    ip->ip_ihl_ver = IP_IHL_VER(5, IP_VERSION);
+    ip->ip_tot_len = htons(ip_len);
+    ip->ip_ttl = 64;
+    ip->ip_proto = IPPROTO_UDP;
+    put_16aligned_be32(&ip->ip_src, htonl(0xc0a80001));       /* 192.168.0.1 */
+    put_16aligned_be32(&ip->ip_dst, htonl(0x0a000000 + flow_index));
+    ip->ip_csum = csum(ip, IP_HEADER_LEN);
+
+    udp->udp_src = htons(1024);
+    udp->udp_dst = htons(4789 + 1);
+    udp->udp_len = htons(ip_len - IP_HEADER_LEN);
+}
+
+void
+benchmark_frames_build(struct benchmark_frames *frames, size_t n_flows)
+{
+    uint32_t *order = xmalloc(n_flows * sizeof *order);
+
+    /* A Fisher-Yates shuffle with a fixed seed: the same order every run. */
+    for (size_t i = 0; i < n_flows; i++) {
+        order[i] = i;
+    }
+    random_set_seed(0x5eed);
+    for (size_t i = n_flows; i > 1; i--) {
+        size_t j = random_range(i);
+        uint32_t tmp = order[i - 1];
+
+        order[i - 1] = order[j];
+        order[j] = tmp;
+    }
+
+    frames->n = n_flows;
+    frames->stride = FRAME_LEN;
+    frames->data = xmalloc(n_flows * FRAME_LEN);
+    frames->lens = xmalloc(n_flows * sizeof *frames->lens);
+    for (size_t i = 0; i < n_flows; i++) {
+        frame_build(frames->data + i * FRAME_LEN, order[i]);
+        frames->lens[i] = FRAME_LEN;
+    }
+    free(order);
+}
+
+int
+benchmark_frames_read_pcap(struct benchmark_frames *frames,
+                           const char *file_name)
+{
+    struct pcap_file *pcap = ovs_pcap_open(file_name, "rb");
+    size_t allocated = 0;
+    int error;
+
+    if (!pcap) {
+        return errno;
+    }
+    memset(frames, 0, sizeof *frames);
+    frames->stride = PCAP_FRAME_MAX;
+    for (;;) {
+        struct dp_packet *packet;
+        size_t len;
+
+        error = ovs_pcap_read(pcap, &packet, NULL);
+        if (error) {
+            break;
+        }
+        if (frames->n == allocated) {
+            allocated = allocated ? 2 * allocated : 1024;
+            frames->data = xrealloc(frames->data,
+                                    allocated * PCAP_FRAME_MAX);
+            frames->lens = xrealloc(frames->lens,
+                                    allocated * sizeof *frames->lens);
+        }
+        len = MIN(dp_packet_size(packet), PCAP_FRAME_MAX);
+        memcpy(frames->data + frames->n * PCAP_FRAME_MAX,
+               dp_packet_data(packet), len);
+        frames->lens[frames->n++] = len;
+        dp_packet_delete(packet);
+    }
+    ovs_pcap_close(pcap);
+    if (error != EOF) {
+        benchmark_frames_destroy(frames);
+        return error;
+    }
+    return frames->n ? 0 : EINVAL;
+}
+
+void
+benchmark_frames_destroy(struct benchmark_frames *frames)
+{
+    free(frames->data);
+    free(frames->lens);
+    memset(frames, 0, sizeof *frames);
+}
+
+void
+benchmark_upcall_configure(odp_port_t out_port, int n_masks)
+{
+    upcall_out_port = out_port;
+    upcall_n_masks = n_masks;
+}
+
+/* Un-wildcards what every megaflow matches, as ofproto would: the input
+ * port, the recirculation id, the Ethernet type and the destination
+ * address.  With 8 masks, the low three bits of the address choose which of
+ * the source address, the protocol with the source port, and the
+ * protocol with the destination port are matched too. */
+static void
+megaflow_mask_build(const struct flow *flow, struct flow_wildcards *wc)
+{
+    int choice = upcall_n_masks > 1 ? ntohl(flow->nw_dst) & 7 : 0;
+
+    wc->masks.in_port.odp_port = u32_to_odp(UINT32_MAX);
+    wc->masks.recirc_id = UINT32_MAX;
+    wc->masks.dl_type = OVS_BE16_MAX;
+    wc->masks.nw_dst = OVS_BE32_MAX;
+    if (choice & 1) {
+        wc->masks.nw_src = OVS_BE32_MAX;
+    }
+    if (choice & 2) {
+        wc->masks.nw_proto = UINT8_MAX;
+        wc->masks.tp_src = OVS_BE16_MAX;
+    }
+    if (choice & 4) {
+        wc->masks.nw_proto = UINT8_MAX;
+        wc->masks.tp_dst = OVS_BE16_MAX;
+    }
+}
+
+int
+benchmark_upcall(const struct dp_packet *packet OVS_UNUSED,
+                 const struct flow *flow, ovs_u128 *ufid OVS_UNUSED,
+                 unsigned pmd_id OVS_UNUSED, enum dpif_upcall_type type,
+                 const struct nlattr *userdata OVS_UNUSED,
+                 struct ofpbuf *actions, struct flow_wildcards *wc,
+                 struct ofpbuf *put_actions OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    unsigned long long orig;
+
+    if (type != DPIF_UC_MISS) {
+        return 0;
+    }
+    atomic_add_relaxed(&n_upcalls, 1, &orig);
+    if (wc) {
+        megaflow_mask_build(flow, wc);
+    }
+    nl_msg_put_odp_port(actions, OVS_ACTION_ATTR_OUTPUT, upcall_out_port);
+    return 0;
+}
+
+uint64_t
+benchmark_upcalls(void)
+{
+    unsigned long long n;
+
+    atomic_read_relaxed(&n_upcalls, &n);
+    return n;
+}

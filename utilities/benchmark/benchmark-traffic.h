@@ -1,0 +1,57 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef BENCHMARK_TRAFFIC_H
+#define BENCHMARK_TRAFFIC_H 1
+
+/* What the benchmark sends and how its flows are set up.
+ *
+ * Flow i is a 64-byte UDP/IPv4 frame to 10.0.0.0 + i.  The upcall callback
+ * plays the part of ofproto: it answers every miss with "output to the
+ * sink" and a megaflow mask that matches the destination address exactly,
+ * plus, over 8 masks, a choice of other fields picked by the address's low
+ * three bits, so that flows spread evenly over 8 subtables. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dpif.h"
+#include "openvswitch/types.h"
+
+struct benchmark_frames;
+
+/* Fills 'frames' with 'n_flows' frames, one per flow, in an order shuffled
+ * with a fixed seed, so that consecutive packets do not walk memory in
+ * address order.  benchmark_frames_destroy() frees them. */
+void benchmark_frames_build(struct benchmark_frames *frames, size_t n_flows);
+
+/* Builds a pcap file's packets into 'frames' instead: every packet is
+ * padded or cut to the longest one's length.  Returns 0 or an errno. */
+int benchmark_frames_read_pcap(struct benchmark_frames *frames,
+                               const char *file_name);
+void benchmark_frames_destroy(struct benchmark_frames *frames);
+
+/* Sets what the upcall callback answers: output to 'out_port', with
+ * megaflows spread over 'n_masks' masks (1 or 8). */
+void benchmark_upcall_configure(odp_port_t out_port, int n_masks);
+
+/* The upcall callback given to both datapaths. */
+upcall_callback benchmark_upcall;
+
+/* Misses the callback has answered since the program started. */
+uint64_t benchmark_upcalls(void);
+
+#endif /* benchmark-traffic.h */

@@ -1,0 +1,697 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* ovs-percpu-benchmark: our datapath and OVS 3.1's stock dpif-netdev, side
+ * by side in one process, fed the same packets by the same in-memory
+ * generator netdev and counted at the same sink netdev.
+ *
+ * Our class is registered under the type "percpu" and a copy of OVS's
+ * dpif_netdev_class under "stock-netdev"; nothing else differs.  Each
+ * scenario runs on each datapath in turn, 'rounds' times, alternating, and
+ * the medians are reported. */
+
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#ifdef __x86_64__
+#include <x86intrin.h>
+#endif
+
+#include "benchmark-netdev.h"
+#include "benchmark-traffic.h"
+#include "dpif-percpu.h"
+#include "dpif-provider.h"
+#include "dpif.h"
+#include "dummy.h"
+#include "fatal-signal.h"
+#include "netdev.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/vlog.h"
+#include "ovs-numa.h"
+#include "ovs-rcu.h"
+#include "smap.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(ovs_percpu_benchmark);
+
+#define OURS_TYPE "percpu"
+#define STOCK_TYPE "stock-netdev"
+
+/* The two datapaths, ours first. */
+static const struct {
+    const char *type;
+    const char *label;
+} datapaths[2] = {
+    { OURS_TYPE, "ovs-percpu" },
+    { STOCK_TYPE, "stock dpif-netdev" },
+};
+
+/* Command-line settings. */
+static int rounds = 3;
+static double seconds = 2.0;
+static const char *output_file;
+static const char *commit = "unknown";
+static const char *command_line;
+static const char *pcap_file;
+static bool quick;
+
+enum scenario_kind {
+    FORWARDING,                 /* Mpps once every flow is installed. */
+    FLOW_SETUP,                 /* Megaflows set up per second. */
+};
+
+struct scenario {
+    const char *name;
+    enum scenario_kind kind;
+    size_t n_flows;             /* 0 for the pcap file's packets. */
+    int n_masks;
+    int n_threads;
+};
+
+/* What one run of one scenario on one datapath measured. */
+struct measurement {
+    double mpps;                /* FORWARDING: packets per second / 1e6. */
+    double cycles_per_packet;   /* FORWARDING: TSC cycles of all threads. */
+    double setup_per_sec;       /* FLOW_SETUP: megaflows per second. */
+    double upcalls_per_flow;    /* FLOW_SETUP: upcalls / distinct flows. */
+    double flows_held;          /* FLOW_SETUP: n_flows the datapath holds. */
+    double bytes_per_flow;      /* FLOW_SETUP: heap growth / distinct flows. */
+};
+
+/* One datapath set up for a scenario. */
+struct testbed {
+    struct dpif *dpif;
+    struct netdev *generator;
+    struct netdev *sink;
+    odp_port_t generator_port;
+    odp_port_t sink_port;
+};
+
+static uint64_t
+monotonic_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static uint64_t
+tsc_read(void)
+{
+#ifdef __x86_64__
+    return __rdtsc();
+#else
+    return 0;
+#endif
+}
+
+/* Heap bytes in use, over every malloc arena. */
+static uint64_t
+heap_in_use(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+
+    return mi.uordblks + mi.hblkhd;
+}
+
+static uint64_t
+datapath_n_flows(const struct testbed *tb)
+{
+    struct dpif_dp_stats stats;
+
+    return dpif_get_dp_stats(tb->dpif, &stats) ? 0 : stats.n_flows;
+}
+
+/* Sleeps for 'ms' milliseconds while letting the datapath's main-thread
+ * work run, as ovs-vswitchd's main loop would. */
+static void
+testbed_idle(const struct testbed *tb, int ms)
+{
+    for (int i = 0; i < ms; i++) {
+        dpif_run(tb->dpif);
+        xnanosleep(1000 * 1000);
+    }
+}
+
+static char *
+cpu_mask_for(int n_threads)
+{
+    /* One thread runs on core 1, leaving core 0 to the main thread; two
+     * run on cores 0 and 1. */
+    return xstrdup(n_threads == 1 ? "0x2" : "0x3");
+}
+
+static void
+testbed_open(struct testbed *tb, const char *type,
+             const struct scenario *sc, const struct benchmark_frames *frames)
+{
+    struct smap config = SMAP_INITIALIZER(&config);
+    struct smap options = SMAP_INITIALIZER(&options);
+    char *mask = cpu_mask_for(sc->n_threads);
+    char *error_msg = NULL;
+    int error;
+
+    memset(tb, 0, sizeof *tb);
+    tb->sink_port = tb->generator_port = ODPP_NONE;
+    error = dpif_create_and_open("benchmark", type, &tb->dpif);
+    if (error) {
+        ovs_fatal(error, "%s: cannot create datapath", type);
+    }
+    dpif_register_upcall_cb(tb->dpif, benchmark_upcall, NULL);
+    dpif_enable_upcall(tb->dpif);
+    smap_add(&config, "pmd-cpu-mask", mask);
+    dpif_set_config(tb->dpif, &config);
+    dpif_run(tb->dpif);
+
+    error = netdev_open("sink", "benchmark-sink", &tb->sink);
+    if (!error) {
+        error = dpif_port_add(tb->dpif, tb->sink, &tb->sink_port);
+    }
+    if (error) {
+        ovs_fatal(error, "%s: cannot add the sink port", type);
+    }
+    benchmark_upcall_configure(tb->sink_port, sc->n_masks);
+
+    benchmark_generator_set_frames(frames);
+    smap_add_format(&options, "n_rxq", "%d", sc->n_threads);
+    error = netdev_open("generator", "benchmark-generator", &tb->generator);
+    if (!error) {
+        error = netdev_set_config(tb->generator, &options, &error_msg);
+    }
+    if (!error) {
+        error = dpif_port_add(tb->dpif, tb->generator, &tb->generator_port);
+    }
+    if (error) {
+        ovs_fatal(error, "%s: cannot add the generator port: %s", type,
+                  error_msg ? error_msg : "");
+    }
+    testbed_idle(tb, 100);
+
+    smap_destroy(&config);
+    smap_destroy(&options);
+    free(mask);
+}
+
+static void
+testbed_close(struct testbed *tb)
+{
+    benchmark_generator_stop();
+    testbed_idle(tb, 10);
+
+    /* Remove the ports, and with them the PMD threads, before disabling
+     * upcalls: dpif-netdev wants upcalls disabled when it is destroyed, but
+     * a thread that exits meanwhile waits for the upcall lock. */
+    dpif_port_del(tb->dpif, tb->generator_port, false);
+    dpif_port_del(tb->dpif, tb->sink_port, false);
+    testbed_idle(tb, 10);
+    dpif_disable_upcall(tb->dpif);
+    dpif_delete(tb->dpif);
+    dpif_close(tb->dpif);
+    netdev_close(tb->generator);
+    netdev_close(tb->sink);
+}
+
+/* Waits until upcalls have stopped for 'quiet_ms' milliseconds, that is,
+ * until every flow is installed where each thread looks for it.  Returns
+ * the time of the last upcall seen, in ns, or 0 on timeout. */
+static uint64_t
+wait_for_upcalls_to_stop(const struct testbed *tb, int quiet_ms,
+                         int timeout_ms)
+{
+    uint64_t last = benchmark_upcalls();
+    uint64_t last_change = monotonic_ns();
+    uint64_t deadline = last_change + timeout_ms * 1000000ULL;
+
+    for (;;) {
+        uint64_t now, n;
+
+        testbed_idle(tb, 1);
+        now = monotonic_ns();
+        n = benchmark_upcalls();
+        if (n != last) {
+            last = n;
+            last_change = now;
+        } else if (now - last_change >= quiet_ms * 1000000ULL) {
+            return last_change;
+        }
+        if (now > deadline) {
+            return 0;
+        }
+    }
+}
+
+static void
+measure_forwarding(const struct testbed *tb, const struct scenario *sc,
+                   struct measurement *m)
+{
+    uint64_t ns0, ns1, tsc0, tsc1, pkts0, pkts1;
+
+    benchmark_generator_start();
+    if (!wait_for_upcalls_to_stop(tb, 300, 120 * 1000)) {
+        ovs_fatal(0, "%s: flows still being set up after 120 s", sc->name);
+    }
+
+    pkts0 = benchmark_sink_packets();
+    ns0 = monotonic_ns();
+    tsc0 = tsc_read();
+    testbed_idle(tb, seconds * 1000);
+    pkts1 = benchmark_sink_packets();
+    ns1 = monotonic_ns();
+    tsc1 = tsc_read();
+
+    m->mpps = (pkts1 - pkts0) * 1e3 / (ns1 - ns0);
+    m->cycles_per_packet = (pkts1 > pkts0 && tsc1 > tsc0
+                            ? (double) (tsc1 - tsc0) * sc->n_threads
+                              / (pkts1 - pkts0)
+                            : 0);
+}
+
+static void
+measure_flow_setup(const struct testbed *tb, const struct scenario *sc,
+                   const struct benchmark_frames *frames,
+                   struct measurement *m)
+{
+    uint64_t heap0, upcalls0, start, end;
+
+    heap0 = heap_in_use();
+    upcalls0 = benchmark_upcalls();
+    start = monotonic_ns();
+    benchmark_generator_start();
+    end = wait_for_upcalls_to_stop(tb, 300, 120 * 1000);
+    if (!end) {
+        ovs_fatal(0, "%s: flows still being set up after 120 s", sc->name);
+    }
+
+    m->setup_per_sec = frames->n * 1e9 / (end - start);
+    m->upcalls_per_flow = (double) (benchmark_upcalls() - upcalls0)
+                          / frames->n;
+    m->flows_held = datapath_n_flows(tb);
+    uint64_t heap1 = heap_in_use();
+
+    m->bytes_per_flow = (heap1 > heap0 ? heap1 - heap0 : 0) * 1.0
+                        / frames->n;
+}
+
+static void
+run_once(const struct scenario *sc, const char *type,
+         const struct benchmark_frames *frames, struct measurement *m)
+{
+    struct testbed tb;
+
+    memset(m, 0, sizeof *m);
+    testbed_open(&tb, type, sc, frames);
+    if (sc->kind == FORWARDING) {
+        measure_forwarding(&tb, sc, m);
+    } else {
+        measure_flow_setup(&tb, sc, frames, m);
+    }
+    testbed_close(&tb);
+}
+
+static int
+compare_doubles(const void *a_, const void *b_)
+{
+    const double *a = a_, *b = b_;
+
+    return *a < *b ? -1 : *a > *b;
+}
+
+static double
+median(double *values, int n)
+{
+    qsort(values, n, sizeof *values, compare_doubles);
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/* Medians over rounds, per datapath. */
+struct result {
+    const struct scenario *scenario;
+    struct measurement dp[2];
+};
+
+#define MEDIAN_OF(FIELD)                                        \
+    do {                                                        \
+        double values[64];                                      \
+        for (int r = 0; r < rounds; r++) {                      \
+            values[r] = runs[r].FIELD;                          \
+        }                                                       \
+        out->FIELD = median(values, rounds);                    \
+    } while (0)
+
+static void
+summarize(const struct measurement runs[], struct measurement *out)
+{
+    MEDIAN_OF(mpps);
+    MEDIAN_OF(cycles_per_packet);
+    MEDIAN_OF(setup_per_sec);
+    MEDIAN_OF(upcalls_per_flow);
+    MEDIAN_OF(flows_held);
+    MEDIAN_OF(bytes_per_flow);
+}
+
+static void
+run_scenario(const struct scenario *sc, struct result *result)
+{
+    struct benchmark_frames frames;
+    struct measurement runs[2][64];
+
+    if (pcap_file && !sc->n_flows) {
+        int error = benchmark_frames_read_pcap(&frames, pcap_file);
+
+        if (error) {
+            ovs_fatal(error, "%s: cannot read packets", pcap_file);
+        }
+    } else {
+        benchmark_frames_build(&frames, sc->n_flows);
+    }
+
+    /* Alternate the datapaths, so that drift over time (temperature, other
+     * load) falls on both alike. */
+    for (int r = 0; r < rounds; r++) {
+        for (int d = 0; d < 2; d++) {
+            run_once(sc, datapaths[d].type, &frames, &runs[d][r]);
+        }
+    }
+    result->scenario = sc;
+    for (int d = 0; d < 2; d++) {
+        summarize(runs[d], &result->dp[d]);
+    }
+    benchmark_frames_destroy(&frames);
+}
+
+static double
+ratio(double ours, double stock)
+{
+    return stock > 0 ? ours / stock : 0;
+}
+
+static void
+format_forwarding_row(struct ds *s, const struct result *r)
+{
+    const struct measurement *ours = &r->dp[0], *stock = &r->dp[1];
+
+    ds_put_format(s, "| %s | %.2f | %.2f | %.2f | %.0f | %.0f |\n",
+                  r->scenario->name, ours->mpps, stock->mpps,
+                  ratio(ours->mpps, stock->mpps), ours->cycles_per_packet,
+                  stock->cycles_per_packet);
+}
+
+static void
+format_setup_row(struct ds *s, const struct result *r)
+{
+    const struct measurement *ours = &r->dp[0], *stock = &r->dp[1];
+
+    ds_put_format(s, "| %s | %.0f | %.0f | %.2f | %.2f | %.2f "
+                  "| %.0f | %.0f | %.0f | %.0f |\n",
+                  r->scenario->name, ours->setup_per_sec / 1e3,
+                  stock->setup_per_sec / 1e3,
+                  ratio(ours->setup_per_sec, stock->setup_per_sec),
+                  ours->upcalls_per_flow, stock->upcalls_per_flow,
+                  ours->flows_held, stock->flows_held,
+                  ours->bytes_per_flow, stock->bytes_per_flow);
+}
+
+static void
+format_machine(struct ds *s)
+{
+    struct utsname u;
+    char model[256] = "unknown CPU";
+    FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
+
+    if (cpuinfo) {
+        char line[512];
+
+        while (fgets(line, sizeof line, cpuinfo)) {
+            char *colon = strchr(line, ':');
+
+            if (!strncmp(line, "model name", 10) && colon) {
+                ovs_strlcpy(model, colon + 2, sizeof model);
+                model[strcspn(model, "\n")] = '\0';
+                break;
+            }
+        }
+        fclose(cpuinfo);
+    }
+    uname(&u);
+    ds_put_format(s, "- Machine: %s, %ld online cores, Linux %s %s\n",
+                  model, sysconf(_SC_NPROCESSORS_ONLN), u.release,
+                  u.machine);
+}
+
+static bool
+has_kind(const struct result results[], size_t n, enum scenario_kind kind)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (results[i].scenario->kind == kind) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void
+format_report(struct ds *s, const struct result results[], size_t n)
+{
+    time_t now = time(NULL);
+    char date[64];
+
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    ds_put_format(s, "- Date: %s\n- Commit: %s\n", date, commit);
+    format_machine(s);
+    ds_put_format(s, "- Command: `%s`\n", command_line);
+    ds_put_format(s, "- Each figure is the median of %d rounds of %.1f s "
+                  "per datapath, the two datapaths alternating.\n\n",
+                  rounds, seconds);
+
+    if (has_kind(results, n, FORWARDING)) {
+        ds_put_cstr(s, "Forwarding, once every flow is installed (64-byte "
+                    "UDP frames; cycles are TSC cycles of all PMD threads "
+                    "per packet):\n\n"
+                    "| scenario | ours Mpps | stock Mpps | ratio "
+                    "| ours cycles/pkt | stock cycles/pkt |\n"
+                    "|---|---:|---:|---:|---:|---:|\n");
+        for (size_t i = 0; i < n; i++) {
+            if (results[i].scenario->kind == FORWARDING) {
+                format_forwarding_row(s, &results[i]);
+            }
+        }
+        ds_put_char(s, '\n');
+    }
+    if (has_kind(results, n, FLOW_SETUP)) {
+        ds_put_cstr(s, "Flow setup through the upcall path (every packet of "
+                    "the set is a new megaflow until it is installed; "
+                    "bytes are heap growth per distinct megaflow):\n\n"
+                    "| scenario | ours kflows/s | stock kflows/s | ratio "
+                    "| ours upcalls/flow | stock upcalls/flow "
+                    "| ours flows held | stock flows held "
+                    "| ours bytes/flow | stock bytes/flow |\n"
+                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (size_t i = 0; i < n; i++) {
+            if (results[i].scenario->kind == FLOW_SETUP) {
+                format_setup_row(s, &results[i]);
+            }
+        }
+        ds_put_char(s, '\n');
+    }
+}
+
+static const struct scenario all_scenarios[] = {
+    { "one flow (exact-match cache hits)", FORWARDING, 1, 1, 1 },
+    { "1k flows, 1 mask", FORWARDING, 1000, 1, 1 },
+    { "1k flows, 8 masks", FORWARDING, 1000, 8, 1 },
+    { "10k flows, 1 mask", FORWARDING, 10000, 1, 1 },
+    { "10k flows, 8 masks", FORWARDING, 10000, 8, 1 },
+    { "100k flows, 1 mask", FORWARDING, 100000, 1, 1 },
+    { "100k flows, 8 masks", FORWARDING, 100000, 8, 1 },
+    { "1M flows, 1 mask", FORWARDING, 1000000, 1, 1 },
+    { "1M flows, 8 masks", FORWARDING, 1000000, 8, 1 },
+    { "two threads, one megaflow", FORWARDING, 1, 1, 2 },
+    { "flow setup, 100k flows, 1 thread", FLOW_SETUP, 100000, 1, 1 },
+    { "flow setup, 100k flows, 2 threads", FLOW_SETUP, 100000, 1, 2 },
+};
+
+/* The smaller set that --quick runs. */
+static const char *quick_scenarios[] = {
+    "one flow (exact-match cache hits)", "10k flows, 8 masks",
+    "two threads, one megaflow", "flow setup, 100k flows, 2 threads",
+};
+
+static bool
+scenario_selected(const struct scenario *sc, const char *only)
+{
+    if (only) {
+        return strstr(sc->name, only) != NULL;
+    }
+    if (quick) {
+        for (size_t i = 0; i < ARRAY_SIZE(quick_scenarios); i++) {
+            if (!strcmp(sc->name, quick_scenarios[i])) {
+                return true;
+            }
+        }
+        return false;
+    }
+    return true;
+}
+
+static void
+usage(void)
+{
+    printf("%s: ovs-percpu and stock dpif-netdev, side by side\n"
+           "usage: %s [OPTIONS]\n"
+           "  --rounds=N      runs per datapath and scenario (default 3)\n"
+           "  --seconds=S     measuring time per run (default 2)\n"
+           "  --only=TEXT     only scenarios whose name contains TEXT\n"
+           "  --quick         a few representative scenarios\n"
+           "  --pcap=FILE     also forward FILE's packets, replayed\n"
+           "  --output=FILE   write the results table to FILE\n"
+           "  --commit=ID     the commit to name in the results\n"
+           "  --command=TEXT  the command to name in the results\n",
+           program_name, program_name);
+    exit(EXIT_SUCCESS);
+}
+
+static const char *
+parse_options(int argc, char *argv[])
+{
+    static const struct option long_options[] = {
+        {"rounds", required_argument, NULL, 'r'},
+        {"seconds", required_argument, NULL, 's'},
+        {"only", required_argument, NULL, 'o'},
+        {"quick", no_argument, NULL, 'q'},
+        {"pcap", required_argument, NULL, 'p'},
+        {"output", required_argument, NULL, 'w'},
+        {"commit", required_argument, NULL, 'c'},
+        {"command", required_argument, NULL, 'C'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *only = NULL;
+
+    for (;;) {
+        int c = getopt_long(argc, argv, "", long_options, NULL);
+
+        if (c == -1) {
+            break;
+        }
+        switch (c) {
+        case 'r':
+            rounds = atoi(optarg);
+            if (rounds < 1 || rounds > 64) {
+                ovs_fatal(0, "--rounds must be between 1 and 64");
+            }
+            break;
+        case 's':
+            seconds = atof(optarg);
+            if (seconds < 0.1 || seconds > 600) {
+                ovs_fatal(0, "--seconds must be between 0.1 and 600");
+            }
+            break;
+        case 'o':
+            only = optarg;
+            break;
+        case 'q':
+            quick = true;
+            break;
+        case 'p':
+            pcap_file = optarg;
+            break;
+        case 'w':
+            output_file = optarg;
+            break;
+        case 'c':
+            commit = optarg;
+            break;
+        case 'C':
+            command_line = optarg;
+            break;
+        case 'h':
+            usage();
+            break;
+        default:
+            exit(EXIT_FAILURE);
+        }
+    }
+    if (optind != argc) {
+        ovs_fatal(0, "unexpected argument %s (use --help)", argv[optind]);
+    }
+    return only;
+}
+
+int
+main(int argc, char *argv[])
+{
+    static const struct scenario pcap_scenario = {
+        "packets of the pcap file", FORWARDING, 0, 1, 1
+    };
+    struct result results[ARRAY_SIZE(all_scenarios) + 1];
+    struct dpif_class *stock;
+    const char *only;
+    struct ds report = DS_EMPTY_INITIALIZER;
+    size_t n = 0;
+
+    set_program_name(argv[0]);
+    only = parse_options(argc, argv);
+    if (!command_line) {
+        command_line = program_name;
+    }
+    vlog_set_levels(NULL, VLF_ANY_DESTINATION, VLL_WARN);
+    fatal_ignore_sigpipe();
+    ovs_numa_init();
+
+    /* Both datapaths open their local port as "dummy-internal". */
+    netdev_dummy_register(DUMMY_OVERRIDE_NONE);
+    benchmark_netdev_register();
+    dpif_percpu_register_as(OURS_TYPE);
+    stock = xmemdup(&dpif_netdev_class, sizeof *stock);
+    stock->type = STOCK_TYPE;
+    dp_register_provider(stock);
+
+    if (pcap_file) {
+        run_scenario(&pcap_scenario, &results[n++]);
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(all_scenarios); i++) {
+        const struct scenario *sc = &all_scenarios[i];
+
+        if (!scenario_selected(sc, only)) {
+            continue;
+        }
+        fprintf(stderr, "running: %s\n", sc->name);
+        run_scenario(sc, &results[n]);
+        n++;
+    }
+
+    format_report(&report, results, n);
+    fputs(ds_cstr(&report), stdout);
+    if (output_file) {
+        FILE *file = fopen(output_file, "w");
+
+        if (!file) {
+            ovs_fatal(errno, "%s: cannot write", output_file);
+        }
+        fputs(ds_cstr(&report), file);
+        fclose(file);
+    }
+    ds_destroy(&report);
+    return 0;
+}
