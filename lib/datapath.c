@@ -84,6 +84,9 @@ datapath_create(const char *name, const struct dpif_class *class,
     ovsrcu_set(&dp->threads[0], pmd_thread_create_non_pmd(dp));
 
     dp->max_sleep_us = PMD_DEFAULT_MAX_SLEEP_US;
+    dp->emc_insert_inv_prob = DEFAULT_EMC_INSERT_INV_PROB;
+    atomic_init(&dp->emc_insert_min,
+                UINT32_MAX / DEFAULT_EMC_INSERT_INV_PROB);
     dp->reconfigure_seq = seq_create();
     dp->last_reconfigure_seq = seq_read(dp->reconfigure_seq);
 
@@ -340,8 +343,40 @@ validate_pmd_cmask(const char *cmask)
     return NULL;
 }
 
-/* Applies the datapath keys of Open_vSwitch other_config: pmd-cpu-mask and
- * pmd-maxsleep.  A bad value is reported in the log and the old one kept. */
+/* Applies emc-insert-inv-prob as dpif-netdev does: 0 turns the exact-match
+ * cache off, N inserts one hit in N, and a value over 65535 or not a number
+ * is refused with a warning, keeping the current one. */
+static void
+set_emc_insert_inv_prob(struct datapath *dp, const struct smap *other_config)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    const char *value = smap_get(other_config, "emc-insert-inv-prob");
+    unsigned int inv_prob = DEFAULT_EMC_INSERT_INV_PROB;
+
+    if (value && (!str_to_uint(value, 10, &inv_prob)
+                  || inv_prob > UINT16_MAX)) {
+        VLOG_WARN("%s: invalid emc-insert-inv-prob \"%s\": must be an "
+                  "integer from 0 to 65535; keeping %u", dp->name, value,
+                  dp->emc_insert_inv_prob);
+        return;
+    }
+    if (inv_prob != dp->emc_insert_inv_prob) {
+        dp->emc_insert_inv_prob = inv_prob;
+        atomic_store_relaxed(&dp->emc_insert_min,
+                             inv_prob ? UINT32_MAX / inv_prob : 0);
+        if (inv_prob) {
+            VLOG_INFO("%s: EMC insertion probability changed to 1/%u "
+                      "(~%.2f%%)", dp->name, inv_prob, 100.0 / inv_prob);
+        } else {
+            VLOG_INFO("%s: EMC insertion probability changed to zero",
+                      dp->name);
+        }
+    }
+}
+
+/* Applies the datapath keys of Open_vSwitch other_config: pmd-cpu-mask,
+ * pmd-maxsleep and emc-insert-inv-prob.  A bad value is reported in the log
+ * and the old one kept. */
 int
 datapath_set_config(struct datapath *dp, const struct smap *other_config)
 {
@@ -393,6 +428,7 @@ datapath_set_config(struct datapath *dp, const struct smap *other_config)
             }
         }
     }
+    set_emc_insert_inv_prob(dp, other_config);
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     if (changed) {

@@ -51,6 +51,11 @@ struct smap;
  * everything else, so an idle PMD thread here backs off up to this long. */
 #define PMD_DEFAULT_MAX_SLEEP_US 1000
 
+/* As in dpif-netdev: one megaflow hit in 100 is copied into the exact-match
+ * cache, so that a working set larger than the cache does not spend its
+ * time replacing entries. */
+#define DEFAULT_EMC_INSERT_INV_PROB 100
+
 /* The largest pmd-maxsleep OVS 3.1 accepts, in microseconds. */
 #define PMD_MAX_MAX_SLEEP_US 10000
 
@@ -88,6 +93,12 @@ struct datapath {
     char *pmd_cmask;            /* pmd-cpu-mask, or NULL for the default. */
     char *rejected_cmask;       /* Last invalid pmd-cpu-mask, logged once. */
     int max_sleep_us;           /* pmd-maxsleep. */
+    unsigned int emc_insert_inv_prob; /* emc-insert-inv-prob. */
+
+    /* A megaflow hit is copied into the thread's exact-match cache when a
+     * random 32-bit number is at most this; 0 disables the cache.  Read by
+     * every thread, written by the main thread. */
+    atomic_uint32_t emc_insert_min;
     struct seq *reconfigure_seq;    /* Changed to request reconfigure. */
     uint64_t last_reconfigure_seq;
 };

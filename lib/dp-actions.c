@@ -57,6 +57,54 @@ drop_batch(struct pmd_thread *t, struct dp_packet_batch *batch,
     }
 }
 
+/* Sends every packet queued for output by 't' since the last flush. */
+void
+dp_actions_flush(struct pmd_thread *t)
+{
+    for (size_t i = 0; i < t->n_tx_queues; i++) {
+        struct pmd_tx_queue *q = &t->tx_queues[i];
+
+        if (!dp_packet_batch_is_empty(&q->batch)) {
+            dp_port_send(q->port, t->index, &q->batch);
+        }
+    }
+    t->n_tx_queues = 0;
+}
+
+/* Queues 'batch''s packets, already truncated, for output on 'port' when
+ * 't' next flushes, so that the packets of many megaflows that leave by
+ * one port go out in one netdev_send(), as dpif-netdev's output batching
+ * does.  Takes ownership of the packets. */
+static void
+queue_output(struct pmd_thread *t, struct dp_port *port,
+             struct dp_packet_batch *batch)
+{
+    struct pmd_tx_queue *q = NULL;
+    struct dp_packet *packet;
+
+    for (size_t i = 0; i < t->n_tx_queues; i++) {
+        if (t->tx_queues[i].port == port) {
+            q = &t->tx_queues[i];
+            break;
+        }
+    }
+    if (!q) {
+        if (t->n_tx_queues == PMD_MAX_TX_QUEUES) {
+            dp_actions_flush(t);
+        }
+        q = &t->tx_queues[t->n_tx_queues++];
+        q->port = port;
+        dp_packet_batch_init(&q->batch);
+    }
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        if (OVS_UNLIKELY(dp_packet_batch_is_full(&q->batch))) {
+            dp_port_send(port, t->index, &q->batch);
+            dp_packet_batch_init(&q->batch);
+        }
+        dp_packet_batch_add(&q->batch, packet);
+    }
+}
+
 static void
 execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
                const struct nlattr *a, bool should_steal)
@@ -82,7 +130,8 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
         dp_packet_batch_reset_cutlen(batch);
         batch = &copy;
     }
-    dp_port_send(port, t->index, batch);
+    dp_packet_batch_apply_cutlen(batch);
+    queue_output(t, port, batch);
 }
 
 static void

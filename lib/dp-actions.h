@@ -32,4 +32,6 @@ void dp_actions_execute(struct pmd_thread *, struct dp_packet_batch *,
                         bool steal, const struct nlattr *actions,
                         size_t actions_len);
 
+void dp_actions_flush(struct pmd_thread *);
+
 #endif /* dp-actions.h */

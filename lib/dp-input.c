@@ -28,6 +28,8 @@
 #include "odp-util.h"
 #include "packet-key.h"
 #include "pmd.h"
+#include "bitmap.h"
+#include "random.h"
 #include "util.h"
 
 /* Packets of one batch that hit the same megaflow. */
@@ -69,36 +71,47 @@ flow_batch_add(struct flow_batch batches[], size_t *n_batches,
 
 /* Finds the megaflow for 'packet', whose key is 'key': first in the thread's
  * exact-match cache, then in the shared table.  Returns NULL on a miss. */
-static struct megaflow *
-classify(struct pmd_thread *t, const struct packet_key *key)
+/* Copies 'key''s hit on 'flow' into the thread's exact-match cache, with
+ * the probability emc-insert-inv-prob sets ('insert_min' out of
+ * UINT32_MAX). */
+static void
+maybe_cache(struct pmd_thread *t, uint32_t insert_min,
+            const struct packet_key *key, struct megaflow *flow)
 {
-    struct megaflow *flow;
-
-    flow = flow_cache_lookup(t->cache, key);
-    if (flow) {
-        pmd_counter_add(t, PMD_EMC_HITS, 1);
-        return flow;
-    }
-    flow = flow_table_lookup_ranked(t->dp->table, t->ranking, &key->mf);
-    if (flow) {
-        pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
+    if (insert_min && random_uint32() <= insert_min) {
         flow_cache_insert(t->cache, key, flow);
     }
-    return flow;
 }
 
+/* Classifies and executes 'batch', received on 'in_port' or recirculated
+ * ('md_is_valid').  Three passes: every packet's key and exact-match cache
+ * lookup; one batched megaflow lookup for the cache's misses; an upcall for
+ * each packet still unmatched.  Then each megaflow's packets are executed
+ * together, with one statistics update. */
 static void
 dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
            bool md_is_valid, odp_port_t in_port)
 {
+    struct packet_key keys[NETDEV_MAX_BURST];
+    const struct miniflow *miniflows[NETDEV_MAX_BURST];
+    struct megaflow *flows[NETDEV_MAX_BURST];
+    struct dp_packet *packets[NETDEV_MAX_BURST];
     struct flow_batch batches[NETDEV_MAX_BURST];
-    struct dp_packet *packet;
-    size_t n_batches = 0;
+    size_t n_packets = dp_packet_batch_size(batch);
+    size_t n = 0, n_batches = 0;
+    unsigned long miss_map = 0;
+    uint32_t insert_min;
 
-    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
-        struct packet_key key;
-        struct megaflow *flow;
+    BUILD_ASSERT(NETDEV_MAX_BURST <= FLOW_TABLE_MAX_BATCH);
+    atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
 
+    for (size_t i = 0; i < n_packets; i++) {
+        struct dp_packet *packet = batch->packets[i];
+        struct packet_key *key = &keys[n];
+
+        if (i + 1 < n_packets) {
+            OVS_PREFETCH(dp_packet_data(batch->packets[i + 1]));
+        }
         if (OVS_UNLIKELY(dp_packet_size(packet) < ETH_HEADER_LEN)) {
             pmd_counter_add(t, PMD_DROP_SHORT, 1);
             dp_packet_delete(packet);
@@ -108,17 +121,58 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
             pkt_metadata_init(&packet->md, in_port);
         }
 
-        packet_key_init(&key, packet, t->recirc_depth);
-        flow = classify(t, &key);
-        if (OVS_LIKELY(flow)) {
-            flow_batch_add(batches, &n_batches, flow, packet,
-                           miniflow_get_tcp_flags(&key.mf));
-        } else {
-            pmd_counter_add(t, PMD_MISSES, 1);
-            dp_upcall_miss(t, packet, &key);
+        packet_key_init(key, packet, t->recirc_depth);
+        flows[n] = insert_min ? flow_cache_lookup(t->cache, key) : NULL;
+        if (!flows[n]) {
+            miss_map |= 1UL << n;
+        }
+        miniflows[n] = &key->mf;
+        packets[n++] = packet;
+    }
+    pmd_counter_add(t, PMD_EMC_HITS, n - count_1bits(miss_map));
+
+    if (miss_map) {
+        unsigned long lookup_map = miss_map;
+        bool upcalled = false;
+        size_t i;
+
+        flow_table_lookup_batch(t->dp->table, t->ranking, miniflows,
+                                &lookup_map, flows);
+        pmd_counter_add(t, PMD_MEGAFLOW_HITS,
+                        count_1bits(miss_map & ~lookup_map));
+        ULLONG_FOR_EACH_1 (i, miss_map & ~lookup_map) {
+            maybe_cache(t, insert_min, &keys[i], flows[i]);
+        }
+
+        /* An upcall executes its packet itself.  One upcall may install a
+         * megaflow that covers a later packet of the batch: look again
+         * before upcalling that one. */
+        ULLONG_FOR_EACH_1 (i, lookup_map) {
+            struct megaflow *flow = NULL;
+
+            if (upcalled) {
+                flow = flow_table_lookup_ranked(t->dp->table, t->ranking,
+                                                &keys[i].mf);
+            }
+            if (flow) {
+                pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
+                maybe_cache(t, insert_min, &keys[i], flow);
+                flows[i] = flow;
+            } else {
+                pmd_counter_add(t, PMD_MISSES, 1);
+                dp_upcall_miss(t, packets[i], &keys[i]);
+                flows[i] = NULL;
+                upcalled = true;
+            }
         }
     }
 
+    for (size_t i = 0; i < n; i++) {
+        if (flows[i]) {
+            flow_batch_add(batches, &n_batches, flows[i], packets[i],
+                           miniflow_get_tcp_flags(&keys[i].mf));
+        }
+    }
     for (size_t i = 0; i < n_batches; i++) {
         struct flow_batch *b = &batches[i];
         const struct megaflow_actions *actions;
@@ -132,13 +186,12 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
     }
 }
 
-/* Forwards 'batch', just received on port 'in_port' by thread 't'.  Takes
- * ownership of the packets. */
 void
 dp_input_batch(struct pmd_thread *t, struct dp_packet_batch *batch,
                odp_port_t in_port)
 {
     dp_input__(t, batch, false, in_port);
+    dp_actions_flush(t);
 }
 
 /* Forwards 'batch' again after a recirculation action set its packets'

@@ -32,6 +32,7 @@
 #include "openvswitch/vlog.h"
 #include "packet-key.h"
 #include "pmd.h"
+#include "random.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_upcall);
 
@@ -88,6 +89,7 @@ dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
     struct dp_packet_batch batch;
     struct megaflow *flow;
     struct match match;
+    uint32_t insert_min;
     ovs_u128 ufid;
     int error;
 
@@ -131,7 +133,7 @@ dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
     flow = flow_table_lookup(table, &key->mf);
     if (OVS_LIKELY(!flow)) {
         flow = flow_table_insert(table, &match, &ufid, add_actions->data,
-                                 add_actions->size);
+                                 add_actions->size, t->index);
         dp_log_flow_change(flow, &match, NULL, add_actions->data,
                            add_actions->size);
     } else {
@@ -139,7 +141,12 @@ dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
         COVERAGE_INC(percpu_upcall_collision);
     }
     flow_table_unlock(table);
-    flow_cache_insert(t->cache, key, flow);
+
+    /* Into the exact-match cache with the same odds as any megaflow hit. */
+    atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
+    if (insert_min && random_uint32() <= insert_min) {
+        flow_cache_insert(t->cache, key, flow);
+    }
 
 out:
     ofpbuf_uninit(actions);

@@ -502,14 +502,16 @@ megaflow_to_dpif_flow(const struct megaflow *flow, struct ofpbuf *key_buf,
     } else {
         const struct megaflow_actions *actions = megaflow_get_actions(flow);
         struct flow_wildcards wc;
+        struct flow key;
         struct odp_flow_key_parms parms = {
-            .flow = &flow->flow,
+            .flow = &key,
             .mask = &wc.masks,
             .support = dpif_percpu_odp_support,
         };
         size_t offset;
 
         megaflow_get_mask(flow, &wc);
+        megaflow_get_key(flow, &key);
 
         offset = key_buf->size;
         out->key = ofpbuf_tail(key_buf);
@@ -532,7 +534,7 @@ megaflow_to_dpif_flow(const struct megaflow *flow, struct ofpbuf *key_buf,
     flow_stats_get(flow->stats, &out->stats);
     out->attrs.offloaded = false;
     out->attrs.dp_layer = "ovs";
-    out->attrs.dp_extra_info = flow->extra_info;
+    out->attrs.dp_extra_info = megaflow_extra_info(flow);
 }
 
 /* Finds the megaflow that 'ufid', or failing that 'key', names. */
@@ -603,8 +605,10 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
     flow = flow_table_lookup_flow(dp->table, &match.flow);
     if (!flow) {
         if (put->flags & DPIF_FP_CREATE) {
+            /* Installed for no thread in particular: every thread that
+             * hits it allocates its own statistics slot. */
             flow = flow_table_insert(dp->table, &match, &ufid, put->actions,
-                                     put->actions_len);
+                                     put->actions_len, 0);
             dp_log_flow_change(flow, &match, NULL, put->actions,
                                put->actions_len);
         } else {
@@ -702,6 +706,7 @@ execute(struct datapath *dp, struct dpif_execute *execute)
     dp_packet_batch_init_packet(&batch, dp_packet_clone(packet));
     dp_actions_execute(t, &batch, false, execute->actions,
                        execute->actions_len);
+    dp_actions_flush(t);
     if (t->index == 0) {
         ovs_mutex_unlock(&dp->non_pmd_mutex);
     }

@@ -38,90 +38,95 @@ struct flow_stats_slot {
     atomic_ullong n_bytes;      /* Bytes hit. */
     atomic_llong used;          /* Time of last hit, in ms; 0 if never. */
 };
+BUILD_ASSERT_DECL(sizeof(struct flow_stats_slot) <= FLOW_STATS_SLOT_SIZE);
 
 struct flow_stats {
-    struct ovs_mutex slot0_lock; /* Serializes writers of slot 0. */
-
     /* Incremented by flow_stats_clear().  A slot whose 'generation' differs
      * counts as zero. */
     atomic_uint32_t generation;
-
+    uint32_t owner;             /* Thread whose slot came with the flow. */
     size_t n_slots;             /* Number of elements in 'slots'. */
 
-    /* slots[i] belongs to the forwarding thread with index i.  slots[0] is
-     * set at creation; the others start NULL and are set, once, by their
-     * owner.  All are freed together by flow_stats_destroy(). */
+    /* slots[i] belongs to the forwarding thread with index i.  slots[owner]
+     * is the slot that came with the flow, if 'owner' is nonzero; the
+     * others start NULL and are set, once, by their owner (slot 0 under
+     * 'slot0_lock').  flow_stats_uninit() frees all but slots[owner]. */
     OVSRCU_TYPE(struct flow_stats_slot *) slots[];
 };
 
-/* When true, allocations of slots other than slot 0 fail, so that tests can
- * exercise the fallback to slot 0.  Set only by a test command. */
+/* Serializes the writers of every flow's slot 0: thread 0, and any thread
+ * whose own slot could not be allocated.  Neither is on a PMD thread's
+ * normal path, so one lock for all flows costs nothing there. */
+static struct ovs_mutex slot0_lock = OVS_MUTEX_INITIALIZER;
+
 static atomic_bool fail_slot_alloc = false;
 
-/* Makes later allocations of per-thread slots fail ('fail' true) or succeed
- * again, for testing the fallback to slot 0. */
+/* For tests: makes the allocation of per-thread slots (all but slot 0) fail
+ * while 'fail' is true. */
 void
 flow_stats_set_alloc_failure(bool fail)
 {
     atomic_store_relaxed(&fail_slot_alloc, fail);
 }
 
-/* Allocates a zeroed slot aligned to, and padded to, whole cache lines.
- * Returns NULL if memory is short: unlike xmalloc(), this never aborts,
- * because the caller has a fallback. */
 static struct flow_stats_slot *
 slot_alloc(void)
 {
-    size_t size = ROUND_UP(sizeof(struct flow_stats_slot), CACHE_LINE_SIZE);
     void *p;
 
-    if (posix_memalign(&p, CACHE_LINE_SIZE, size)) {
+    if (posix_memalign(&p, CACHE_LINE_SIZE, FLOW_STATS_SLOT_SIZE)) {
         return NULL;
     }
-    memset(p, 0, size);
+    memset(p, 0, FLOW_STATS_SLOT_SIZE);
     return p;
 }
 
-/* Creates the statistics of a new flow with room for 'n_slots' forwarding
- * threads, with slot 0 allocated. */
-struct flow_stats *
-flow_stats_create(size_t n_slots)
+/* Bytes that flow_stats_init() needs for 'n_slots' slots, not counting the
+ * owner's slot. */
+size_t
+flow_stats_size(size_t n_slots)
 {
-    struct flow_stats *stats;
-    struct flow_stats_slot *slot0;
+    return sizeof(struct flow_stats)
+           + n_slots * sizeof ((struct flow_stats *) NULL)->slots[0];
+}
 
+/* Initializes 'stats', in flow_stats_size('n_slots') bytes of the caller's
+ * memory, with 'n_slots' slots.  If 'owner' is nonzero, 'owner_slot' is
+ * FLOW_STATS_SLOT_SIZE bytes, aligned to a cache line, that become thread
+ * 'owner''s slot at once: the thread that installs a flow is usually the
+ * only one that hits it, and then its updates land next to the flow, with no
+ * allocation of their own, as the Linux kernel's pre-allocated stats[0]
+ * serves a flow's first writer. */
+void
+flow_stats_init(struct flow_stats *stats, size_t n_slots, size_t owner,
+                void *owner_slot)
+{
     ovs_assert(n_slots > 0);
-    stats = xzalloc(sizeof *stats + n_slots * sizeof stats->slots[0]);
-    ovs_mutex_init(&stats->slot0_lock);
     atomic_init(&stats->generation, 0);
     stats->n_slots = n_slots;
-
-    slot0 = slot_alloc();
-    if (!slot0) {
-        out_of_memory();
+    stats->owner = owner < n_slots && owner_slot ? owner : 0;
+    for (size_t i = 0; i < n_slots; i++) {
+        ovsrcu_set_hidden(&stats->slots[i], NULL);
     }
-    ovsrcu_set_hidden(&stats->slots[0], slot0);
-    return stats;
+    if (stats->owner) {
+        memset(owner_slot, 0, FLOW_STATS_SLOT_SIZE);
+        ovsrcu_set_hidden(&stats->slots[owner], owner_slot);
+    }
 }
 
-/* Frees 'stats' and all its slots.  The caller must ensure, normally with
- * ovsrcu_postpone(), that no thread still reads or writes it. */
+/* Frees the slots of 'stats' that its threads allocated.  Called after a
+ * grace period, when no thread can write them. */
 void
-flow_stats_destroy(struct flow_stats *stats)
+flow_stats_uninit(struct flow_stats *stats)
 {
-    if (!stats) {
-        return;
-    }
     for (size_t i = 0; i < stats->n_slots; i++) {
-        free(ovsrcu_get_protected(struct flow_stats_slot *,
-                                  &stats->slots[i]));
+        if (i != stats->owner || !i) {
+            free(ovsrcu_get_protected(struct flow_stats_slot *,
+                                      &stats->slots[i]));
+        }
     }
-    ovs_mutex_destroy(&stats->slot0_lock);
-    free(stats);
 }
 
-/* Adds a hit to 'slot'.  Only the slot's owner calls this, so the
- * load-add-store sequences need no atomic read-modify-write. */
 static void
 slot_add(struct flow_stats_slot *slot, uint32_t generation,
          uint32_t n_packets, uint32_t n_bytes, uint16_t tcp_flags,
@@ -140,7 +145,6 @@ slot_add(struct flow_stats_slot *slot, uint32_t generation,
         atomic_store_explicit(&slot->generation, generation,
                               memory_order_release);
     }
-
     atomic_read_relaxed(&slot->n_packets, &packets);
     atomic_store_relaxed(&slot->n_packets, packets + n_packets);
     atomic_read_relaxed(&slot->n_bytes, &bytes);
@@ -150,12 +154,30 @@ slot_add(struct flow_stats_slot *slot, uint32_t generation,
     atomic_store_relaxed(&slot->used, now);
 }
 
-/* Records that the forwarding thread with index 'slot_idx' forwarded
- * 'n_packets' packets of 'n_bytes' bytes in total, with 'tcp_flags', at time
- * 'now' (in ms).  Must be called only by that thread.
- *
- * Allocates the thread's slot on its first hit.  If that allocation fails,
- * or 'slot_idx' is 0, the update goes to slot 0 under its lock. */
+/* Adds to slot 0, which several threads may share, under 'slot0_lock'. */
+static void
+slot0_add(struct flow_stats *stats, uint32_t generation, uint32_t n_packets,
+          uint32_t n_bytes, uint16_t tcp_flags, long long int now)
+{
+    struct flow_stats_slot *slot0;
+
+    ovs_mutex_lock(&slot0_lock);
+    slot0 = ovsrcu_get_protected(struct flow_stats_slot *, &stats->slots[0]);
+    if (!slot0) {
+        slot0 = slot_alloc();
+        if (!slot0) {
+            out_of_memory();
+        }
+        atomic_init(&slot0->generation, generation);
+        ovsrcu_set(&stats->slots[0], slot0);
+    }
+    slot_add(slot0, generation, n_packets, n_bytes, tcp_flags, now);
+    ovs_mutex_unlock(&slot0_lock);
+}
+
+/* Adds a batch's packets to the slot of the forwarding thread 'slot_idx',
+ * allocating the slot on the thread's first hit.  Only that thread calls
+ * this with that index. */
 void
 flow_stats_update(struct flow_stats *stats, size_t slot_idx,
                   uint32_t n_packets, uint32_t n_bytes, uint16_t tcp_flags,
@@ -165,7 +187,7 @@ flow_stats_update(struct flow_stats *stats, size_t slot_idx,
     uint32_t generation;
 
     atomic_read_relaxed(&stats->generation, &generation);
-    if (slot_idx > 0 && slot_idx < stats->n_slots) {
+    if (OVS_LIKELY(slot_idx > 0 && slot_idx < stats->n_slots)) {
         slot = ovsrcu_get(struct flow_stats_slot *, &stats->slots[slot_idx]);
         if (OVS_UNLIKELY(!slot)) {
             bool fail;
@@ -178,21 +200,13 @@ flow_stats_update(struct flow_stats *stats, size_t slot_idx,
             }
         }
     }
-
     if (OVS_LIKELY(slot)) {
         slot_add(slot, generation, n_packets, n_bytes, tcp_flags, now);
     } else {
-        struct flow_stats_slot *slot0;
-
-        slot0 = ovsrcu_get(struct flow_stats_slot *, &stats->slots[0]);
-        ovs_mutex_lock(&stats->slot0_lock);
-        slot_add(slot0, generation, n_packets, n_bytes, tcp_flags, now);
-        ovs_mutex_unlock(&stats->slot0_lock);
+        slot0_add(stats, generation, n_packets, n_bytes, tcp_flags, now);
     }
 }
 
-/* Reads 'slot' into 'info', as zero if it was stamped with a generation
- * older than 'generation'.  Returns false in that case. */
 static bool
 slot_read(const struct flow_stats_slot *slot_, uint32_t generation,
           struct flow_stats_slot_info *info)

@@ -19,15 +19,17 @@
 
 /* Per-thread statistics of one megaflow.
  *
- * Every megaflow owns one 'struct flow_stats': an array with one slot per
- * forwarding thread, indexed by the thread's dense index.  Slot 0 is
- * allocated with the flow; any other slot is allocated by its thread when it
- * first hits the flow, as the Linux kernel datapath does.  A thread writes
+ * Every megaflow holds one 'struct flow_stats', in its own allocation: an
+ * array with one slot per forwarding thread, indexed by the thread's dense
+ * index.  The slot of the thread that installed the flow comes with the
+ * flow; any other slot is allocated by its thread when it first hits the
+ * flow, as the Linux kernel datapath does.  A thread writes
  * only its own slot, with plain stores and no atomic read-modify-write, so
  * that threads hitting the same megaflow never share a written cache line.
  *
- * Slot 0 is the exception: it also takes the updates of any thread whose own
- * slot could not be allocated, so it is written under a mutex.
+ * Slot 0 is the exception: it belongs to the non-PMD context and also takes
+ * the updates of any thread whose own slot could not be allocated, so it is
+ * written under a mutex.
  *
  * Readers (dumps, flow_get, the per-thread breakdown) sum the slots.  Clearing
  * never writes a slot: it bumps a generation number, and a slot stamped with
@@ -36,6 +38,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "util.h"
 
 struct dpif_flow_stats;
 struct flow_stats;
@@ -49,8 +53,14 @@ struct flow_stats_slot_info {
     uint16_t tcp_flags;         /* TCP flags seen by this thread. */
 };
 
-struct flow_stats *flow_stats_create(size_t n_slots);
-void flow_stats_destroy(struct flow_stats *);
+/* Room for one slot, a cache line, so that no two threads' slots share
+ * one. */
+#define FLOW_STATS_SLOT_SIZE CACHE_LINE_SIZE
+
+size_t flow_stats_size(size_t n_slots);
+void flow_stats_init(struct flow_stats *, size_t n_slots, size_t owner,
+                     void *owner_slot);
+void flow_stats_uninit(struct flow_stats *);
 
 void flow_stats_update(struct flow_stats *, size_t slot,
                        uint32_t n_packets, uint32_t n_bytes,

@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "bitmap.h"
 #include "dpif.h"
 #include "flow-stats.h"
 #include "hash.h"
@@ -37,14 +38,18 @@ struct flow_subtable {
     struct minimask *mask;      /* The mask; its map orders 'key_values'. */
     size_t n_values;            /* Number of 64-bit units in the mask. */
     size_t n_rules;             /* cmap_count(&rules), kept by writers. */
+    char *extra_info;           /* For 'dpctl/dump-flows -m'. */
 };
 
 struct flow_table {
     struct ovs_mutex mutex;     /* Serializes all writers. */
 
-    /* Subtables, in decreasing order of how many megaflows they hold.  The
-     * writers' view, and the order a thread starts from before its own hit
-     * counts (struct flow_table_ranking) take over. */
+    /* Subtables, in the order they were created.  The writers' view, and
+     * the order a thread starts from before its own hit counts (struct
+     * flow_table_ranking) take over.  Installing a flow does not reorder
+     * it: republishing the vector on every install would cost an
+     * allocation and a grace period per flow, and the threads' own
+     * rankings order the search anyway. */
     struct pvector subtables;
 
     /* Incremented, after the pvector is published, whenever a subtable is
@@ -128,6 +133,20 @@ subtable_mask_flow(const struct flow_subtable *subtable,
         i++;
     }
     return hash_finish(hash, i * 8);
+}
+
+/* Returns the hash of the masked key 'values' of 'subtable', as
+ * subtable_mask_miniflow() computes it. */
+static uint32_t
+subtable_hash_values(const struct flow_subtable *subtable,
+                     const uint64_t *values)
+{
+    uint32_t hash = 0;
+
+    for (size_t i = 0; i < subtable->n_values; i++) {
+        hash = hash_add64(hash, values[i]);
+    }
+    return hash_finish(hash, subtable->n_values * 8);
 }
 
 /* Returns the megaflow in 'subtable' whose masked key is 'values', which
@@ -252,6 +271,26 @@ bump_subtables_version(struct flow_table *table)
                           memory_order_release);
 }
 
+/* Describes the shape of 'subtable''s mask for 'dpctl/dump-flows -m', as
+ * dpif-netdev does, so that users can compare the two. */
+static char *
+subtable_format_extra_info(const struct flow_subtable *subtable)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    size_t unit;
+
+    ds_put_cstr(&s, "miniflow_bits(");
+    FLOWMAP_FOR_EACH_UNIT (unit) {
+        if (unit) {
+            ds_put_char(&s, ',');
+        }
+        ds_put_format(&s, "%d",
+                      count_1bits(subtable->mask->masks.map.bits[unit]));
+    }
+    ds_put_char(&s, ')');
+    return ds_steal_cstr(&s);
+}
+
 /* Returns the subtable for 'wc', creating it if needed. */
 static struct flow_subtable *
 subtable_find_or_create(struct flow_table *table,
@@ -272,6 +311,7 @@ subtable_find_or_create(struct flow_table *table,
     cmap_init(&subtable->rules);
     subtable->mask = mask;
     subtable->n_values = miniflow_n_values(&mask->masks);
+    subtable->extra_info = subtable_format_extra_info(subtable);
     pvector_insert(&table->subtables, subtable, 0);
     pvector_publish(&table->subtables);
     bump_subtables_version(table);
@@ -283,6 +323,7 @@ subtable_free(struct flow_subtable *subtable)
 {
     cmap_destroy(&subtable->rules);
     free(subtable->mask);
+    free(subtable->extra_info);
     free(subtable);
 }
 
@@ -296,58 +337,45 @@ megaflow_actions_create(const struct nlattr *actions, size_t size)
     return a;
 }
 
-/* Describes the shape of 'subtable''s mask for 'dpctl/dump-flows -m', as
- * dpif-netdev does, so that users can compare the two. */
-static char *
-megaflow_format_extra_info(const struct flow_subtable *subtable)
-{
-    struct ds s = DS_EMPTY_INITIALIZER;
-    size_t unit;
-
-    ds_put_cstr(&s, "miniflow_bits(");
-    FLOWMAP_FOR_EACH_UNIT (unit) {
-        if (unit) {
-            ds_put_char(&s, ',');
-        }
-        ds_put_format(&s, "%d",
-                      count_1bits(subtable->mask->masks.map.bits[unit]));
-    }
-    ds_put_char(&s, ')');
-    return ds_steal_cstr(&s);
-}
-
 /* Installs a megaflow for 'match' with 'ufid' and 'actions'.  The caller has
  * checked, under the same hold of the mutex, that no megaflow matches
  * 'match->flow' already.  Returns the new megaflow, owned by the table. */
 struct megaflow *
 flow_table_insert(struct flow_table *table, const struct match *match,
                   const ovs_u128 *ufid, const struct nlattr *actions,
-                  size_t actions_len)
+                  size_t actions_len, size_t installer)
     OVS_REQUIRES(table->mutex)
 {
     struct flow_subtable *subtable;
+    size_t stats_ofs, slot_ofs;
     struct megaflow *flow;
     uint32_t hash;
 
+    /* One allocation holds the flow, its masked key values, its statistics
+     * and the installing thread's statistics slot, in that order. */
     subtable = subtable_find_or_create(table, &match->wc);
-    flow = xzalloc(sizeof *flow
-                   + subtable->n_values * sizeof flow->key_values[0]);
+    stats_ofs = ROUND_UP(sizeof *flow
+                         + subtable->n_values * sizeof flow->key_values[0],
+                         sizeof(void *));
+    slot_ofs = ROUND_UP(stats_ofs + flow_stats_size(table->n_stats_slots),
+                        CACHE_LINE_SIZE);
+    flow = xzalloc_cacheline(slot_ofs + (installer ? FLOW_STATS_SLOT_SIZE
+                                                   : 0));
     *CONST_CAST(ovs_u128 *, &flow->ufid) = *ufid;
-    *CONST_CAST(struct flow *, &flow->flow) = match->flow;
+    flow->key = miniflow_create(&match->flow);
     flow->subtable = subtable;
-    flow->stats = flow_stats_create(table->n_stats_slots);
+    flow->stats = (struct flow_stats *) ((char *) flow + stats_ofs);
+    flow_stats_init(flow->stats, table->n_stats_slots, installer,
+                    installer ? (char *) flow + slot_ofs : NULL);
     ovs_refcount_init(&flow->ref_cnt);
     atomic_init(&flow->dead, false);
     ovsrcu_set_hidden(&flow->actions,
                       megaflow_actions_create(actions, actions_len));
-    flow->extra_info = megaflow_format_extra_info(subtable);
     hash = subtable_mask_flow(subtable, &match->flow, flow->key_values);
 
     cmap_insert(&subtable->rules, &flow->node, hash);
     cmap_insert(&table->by_ufid, &flow->ufid_node, ufid_hash(ufid));
     subtable->n_rules++;
-    pvector_change_priority(&table->subtables, subtable, subtable->n_rules);
-    pvector_publish(&table->subtables);
     return flow;
 }
 
@@ -373,8 +401,7 @@ flow_table_remove(struct flow_table *table, struct megaflow *flow)
     struct flow_subtable *subtable = flow->subtable;
 
     cmap_remove(&subtable->rules, &flow->node,
-                subtable_mask_flow(subtable, &flow->flow,
-                                   (uint64_t[FLOW_U64S]) { 0 }));
+                subtable_hash_values(subtable, flow->key_values));
     cmap_remove(&table->by_ufid, &flow->ufid_node, ufid_hash(&flow->ufid));
     atomic_store_relaxed(&flow->dead, true);
 
@@ -386,10 +413,6 @@ flow_table_remove(struct flow_table *table, struct megaflow *flow)
         /* A thread may still hold it in its ranking until it quiesces; it
          * rebuilds the ranking before its next lookup. */
         ovsrcu_postpone(subtable_free, subtable);
-    } else {
-        pvector_change_priority(&table->subtables, subtable,
-                                subtable->n_rules);
-        pvector_publish(&table->subtables);
     }
     megaflow_unref(flow);
 }
@@ -487,6 +510,59 @@ flow_table_lookup_ranked(const struct flow_table *table,
     return NULL;
 }
 
+/* Looks up, for each bit i set in '*map', the megaflow that matches the
+ * packet key 'keys[i]', storing it in 'flows[i]' and clearing the bit.  The
+ * bits of keys that nothing matches stay set.  The subtables are searched
+ * in the calling thread's ranking 'r'.
+ *
+ * The whole batch goes through one subtable before the next, so that the
+ * hash buckets of all its keys are fetched from memory together
+ * (cmap_find_batch() prefetches them) and then the candidate flows
+ * together, instead of one cache miss after another. */
+void
+flow_table_lookup_batch(const struct flow_table *table,
+                        struct flow_table_ranking *r,
+                        const struct miniflow *keys[], unsigned long *map,
+                        struct megaflow *flows[])
+{
+    uint64_t values[FLOW_TABLE_MAX_BATCH][FLOW_U64S];
+    const struct cmap_node *nodes[FLOW_TABLE_MAX_BATCH];
+    uint32_t hashes[FLOW_TABLE_MAX_BATCH];
+
+    ovs_assert(!(*map >> (FLOW_TABLE_MAX_BATCH - 1) >> 1));
+    ranking_refresh(r, table);
+    for (size_t i = 0; i < r->n && *map; i++) {
+        struct flow_subtable *subtable = r->entries[i].subtable;
+        size_t values_size = subtable->n_values * sizeof values[0][0];
+        unsigned long found;
+        size_t j;
+
+        ULLONG_FOR_EACH_1 (j, *map) {
+            hashes[j] = subtable_mask_miniflow(subtable, keys[j], values[j]);
+        }
+        found = cmap_find_batch(&subtable->rules, *map, hashes, nodes);
+        ULLONG_FOR_EACH_1 (j, found) {
+            OVS_PREFETCH(nodes[j]);
+            OVS_PREFETCH((const char *) nodes[j] + CACHE_LINE_SIZE);
+        }
+        ULLONG_FOR_EACH_1 (j, found) {
+            struct megaflow *flow;
+
+            CMAP_NODE_FOR_EACH (flow, node, nodes[j]) {
+                if (OVS_LIKELY(!memcmp(flow->key_values, values[j],
+                                       values_size))) {
+                    flows[j] = flow;
+                    goto next;
+                }
+            }
+            found &= ~(1UL << j);   /* Same hash, another key. */
+        next:;
+        }
+        r->entries[i].hits += count_1bits(found);
+        *map &= ~found;
+    }
+}
+
 static int
 compare_ranked_hits(const void *a_, const void *b_)
 {
@@ -537,9 +613,9 @@ static void
 megaflow_free(struct megaflow *flow)
 {
     free(CONST_CAST(struct megaflow_actions *, megaflow_get_actions(flow)));
-    flow_stats_destroy(flow->stats);
-    free(flow->extra_info);
-    free(flow);
+    flow_stats_uninit(flow->stats);
+    free(CONST_CAST(struct miniflow *, flow->key));
+    free_cacheline(flow);
 }
 
 /* Drops a reference to 'flow'; the last one frees it after a grace period.
@@ -557,4 +633,19 @@ void
 megaflow_get_mask(const struct megaflow *flow, struct flow_wildcards *wc)
 {
     minimask_expand(flow->subtable->mask, wc);
+}
+
+/* Stores into 'key' the key 'flow' was installed with. */
+void
+megaflow_get_key(const struct megaflow *flow, struct flow *key)
+{
+    miniflow_expand(flow->key, key);
+}
+
+/* Describes 'flow''s mask as dpif-netdev's 'dp-extra-info' does.  Valid
+ * until the caller quiesces. */
+const char *
+megaflow_extra_info(const struct megaflow *flow)
+{
+    return flow->subtable->extra_info;
 }

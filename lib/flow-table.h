@@ -56,16 +56,22 @@ struct megaflow_actions {
 /* One installed megaflow.  Everything but 'actions', 'dead' and the
  * reference count is fixed at creation. */
 struct megaflow {
+    /* What a lookup that reaches the flow reads, and a hit writes through:
+     * first, so that with the key values they share the flow's first cache
+     * lines.  The allocation is cache-line aligned. */
     struct cmap_node node;          /* In its subtable, by masked-key hash. */
-    struct cmap_node ufid_node;     /* In the table's UFID map. */
-    const ovs_u128 ufid;            /* Unique flow identifier. */
-    const struct flow flow;         /* The key it was installed with. */
     struct flow_subtable *subtable; /* Its mask's subtable. */
-    struct flow_stats *stats;       /* Per-thread statistics. */
+    OVSRCU_TYPE(const struct megaflow_actions *) actions;
+    struct flow_stats *stats;       /* Per-thread statistics, in this
+                                     * allocation, after 'key_values'. */
     struct ovs_refcount ref_cnt;    /* The table's reference, and caches'. */
     atomic_bool dead;               /* Removed from the table? */
-    OVSRCU_TYPE(const struct megaflow_actions *) actions;
-    char *extra_info;               /* For 'dpctl/dump-flows -m'. */
+
+    /* What dumps, flow_get and flow_del read. */
+    struct cmap_node ufid_node;     /* In the table's UFID map. */
+    const ovs_u128 ufid;            /* Unique flow identifier. */
+    const struct miniflow *key;     /* The key it was installed with. */
+
     uint64_t key_values[];          /* Masked key, in the mask's map order. */
 };
 
@@ -94,13 +100,20 @@ struct megaflow *flow_table_lookup_ranked(const struct flow_table *,
                                           const struct miniflow *key);
 void flow_table_ranking_sort(struct flow_table_ranking *);
 
+/* Most keys flow_table_lookup_batch() takes at once: a receive batch. */
+#define FLOW_TABLE_MAX_BATCH 32
+void flow_table_lookup_batch(const struct flow_table *,
+                             struct flow_table_ranking *,
+                             const struct miniflow *keys[],
+                             unsigned long *map, struct megaflow *flows[]);
+
 /* Writers. */
 void flow_table_lock(struct flow_table *);
 void flow_table_unlock(struct flow_table *);
 struct megaflow *flow_table_insert(struct flow_table *, const struct match *,
                                    const ovs_u128 *ufid,
                                    const struct nlattr *actions,
-                                   size_t actions_len);
+                                   size_t actions_len, size_t installer);
 void flow_table_set_actions(struct flow_table *, struct megaflow *,
                             const struct nlattr *actions, size_t actions_len);
 void flow_table_remove(struct flow_table *, struct megaflow *);
@@ -112,5 +125,7 @@ bool megaflow_is_dead(const struct megaflow *);
 bool megaflow_try_ref(struct megaflow *);
 void megaflow_unref(struct megaflow *);
 void megaflow_get_mask(const struct megaflow *, struct flow_wildcards *);
+void megaflow_get_key(const struct megaflow *, struct flow *);
+const char *megaflow_extra_info(const struct megaflow *);
 
 #endif /* flow-table.h */

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dp-packet.h"
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/thread.h"
 #include "openvswitch/types.h"
@@ -71,6 +72,15 @@ struct pmd_poll {
     int qid;                    /* Its index in 'port'. */
 };
 
+/* Most ports one thread queues output for at once; more flush early. */
+#define PMD_MAX_TX_QUEUES 16
+
+/* Packets a thread has queued for output on one port. */
+struct pmd_tx_queue {
+    struct dp_port *port;
+    struct dp_packet_batch batch;
+};
+
 struct pmd_thread {
     struct datapath *dp;        /* Owning datapath. */
     unsigned index;             /* Dense index: stats slot, tx queue. */
@@ -84,6 +94,8 @@ struct pmd_thread {
     struct pmd_poll *polls;     /* Queues this thread polls... */
     size_t n_polls;             /* ...and how many. */
     uint32_t recirc_depth;      /* Current recirculation nesting. */
+    struct pmd_tx_queue tx_queues[PMD_MAX_TX_QUEUES]; /* Pending output. */
+    size_t n_tx_queues;         /* Elements of 'tx_queues' in use. */
     long long int now;          /* Time of the current round, in ms. */
     atomic_ullong counters[PMD_N_COUNTERS]; /* Written by this thread only. */
 
