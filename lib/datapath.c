@@ -75,6 +75,9 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp->table = flow_table_create(dp->n_thread_slots);
 
     fat_rwlock_init(&dp->upcall_rwlock);
+    for (size_t i = 0; i < DP_UPCALL_LOCKS; i++) {
+        ovs_mutex_init(&dp->upcall_locks[i]);
+    }
     fat_rwlock_wrlock(&dp->upcall_rwlock);  /* Upcalls start disabled. */
     dp->upcalls_disabled = true;
 
@@ -150,6 +153,9 @@ datapath_free(struct datapath *dp)
     ovsthread_key_delete(dp->self_key);
     ovs_mutex_destroy(&dp->non_pmd_mutex);
     fat_rwlock_destroy(&dp->upcall_rwlock);
+    for (size_t i = 0; i < DP_UPCALL_LOCKS; i++) {
+        ovs_mutex_destroy(&dp->upcall_locks[i]);
+    }
     cmap_destroy(&dp->ports);
     seq_destroy(dp->port_seq);
     seq_destroy(dp->reconfigure_seq);

@@ -79,6 +79,11 @@ struct datapath {
     upcall_callback *upcall_cb;
     void *upcall_aux;
 
+    /* Taken, by the hash of the packet key, around a miss's upcall and
+     * install, so that threads that miss the same key take turns. */
+#define DP_UPCALL_LOCKS 64
+    struct ovs_mutex upcall_locks[DP_UPCALL_LOCKS];
+
     /* Forwarding threads, indexed by thread index; threads[0] is the non-PMD
      * context.  Changed only by the main thread under 'reconfig_mutex';
      * read by anyone under RCU (upcalls read the counters, through

@@ -71,57 +71,63 @@ dp_actions_flush(struct pmd_thread *t)
     t->n_tx_queues = 0;
 }
 
-/* Queues 'batch''s packets, already truncated, for output on 'port' when
- * 't' next flushes, so that the packets of many megaflows that leave by
- * one port go out in one netdev_send(), as dpif-netdev's output batching
- * does.  Takes ownership of the packets. */
-static void
-queue_output(struct pmd_thread *t, struct dp_port *port,
-             struct dp_packet_batch *batch)
+/* Returns the queue of packets 't' has for output on port 'port_no', or
+ * NULL.  Consulted before the datapath's port map: a batch's megaflows
+ * mostly leave by a few ports, and this search is cheaper than a lookup in
+ * the map. */
+static struct pmd_tx_queue *
+find_tx_queue(struct pmd_thread *t, odp_port_t port_no)
 {
-    struct pmd_tx_queue *q = NULL;
-    struct dp_packet *packet;
-
     for (size_t i = 0; i < t->n_tx_queues; i++) {
-        if (t->tx_queues[i].port == port) {
-            q = &t->tx_queues[i];
-            break;
+        if (t->tx_queues[i].port->port_no == port_no) {
+            return &t->tx_queues[i];
         }
     }
-    if (!q) {
-        if (t->n_tx_queues == PMD_MAX_TX_QUEUES) {
-            dp_actions_flush(t);
-        }
-        q = &t->tx_queues[t->n_tx_queues++];
-        q->port = port;
-        dp_packet_batch_init(&q->batch);
-    }
-    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
-        if (OVS_UNLIKELY(dp_packet_batch_is_full(&q->batch))) {
-            dp_port_send(port, t->index, &q->batch);
-            dp_packet_batch_init(&q->batch);
-        }
-        dp_packet_batch_add(&q->batch, packet);
-    }
+    return NULL;
 }
 
+static struct pmd_tx_queue *
+add_tx_queue(struct pmd_thread *t, struct dp_port *port)
+{
+    struct pmd_tx_queue *q;
+
+    if (t->n_tx_queues == PMD_MAX_TX_QUEUES) {
+        dp_actions_flush(t);
+    }
+    q = &t->tx_queues[t->n_tx_queues++];
+    q->port = port;
+    dp_packet_batch_init(&q->batch);
+    return q;
+}
+
+/* Outputs 'batch' to the port the output action 'a' names.  The packets
+ * are queued, already truncated, and sent when 't' next flushes, so that
+ * the packets of many megaflows that leave by one port go out in one
+ * netdev_send(), as with dpif-netdev's output batching. */
 static void
 execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
                const struct nlattr *a, bool should_steal)
 {
-    struct dp_port *port = datapath_lookup_port(t->dp, nl_attr_get_odp_port(a));
+    odp_port_t port_no = nl_attr_get_odp_port(a);
+    struct pmd_tx_queue *q = find_tx_queue(t, port_no);
     struct dp_packet_batch copy;
+    struct dp_packet *packet;
 
-    if (OVS_UNLIKELY(!port)) {
-        drop_batch(t, batch, should_steal, PMD_DROP_NO_PORT);
-        return;
-    }
-    if (OVS_UNLIKELY(port->is_tunnel)) {
-        VLOG_WARN_RL(&rl, "packet dropped: output to tunnel port %s (%s): "
-                     "ovs-percpu does not encapsulate yet",
-                     netdev_get_name(port->netdev), port->type);
-        drop_batch(t, batch, should_steal, PMD_DROP_TUNNEL);
-        return;
+    if (!q) {
+        struct dp_port *port = datapath_lookup_port(t->dp, port_no);
+
+        if (OVS_UNLIKELY(!port)) {
+            drop_batch(t, batch, should_steal, PMD_DROP_NO_PORT);
+            return;
+        }
+        if (OVS_UNLIKELY(port->is_tunnel)) {
+            VLOG_WARN_RL(&rl, "packet dropped: output to tunnel port %s "
+                         "(%s): ovs-percpu does not encapsulate yet",
+                         netdev_get_name(port->netdev), port->type);
+            drop_batch(t, batch, should_steal, PMD_DROP_TUNNEL);
+            return;
+        }
+        q = add_tx_queue(t, port);
     }
     if (!should_steal) {
         /* The truncation applies to this output only: the caller's packets
@@ -131,7 +137,13 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
         batch = &copy;
     }
     dp_packet_batch_apply_cutlen(batch);
-    queue_output(t, port, batch);
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        if (OVS_UNLIKELY(dp_packet_batch_is_full(&q->batch))) {
+            dp_port_send(q->port, t->index, &q->batch);
+            dp_packet_batch_init(&q->batch);
+        }
+        dp_packet_batch_add(&q->batch, packet);
+    }
 }
 
 static void

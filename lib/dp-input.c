@@ -83,6 +83,47 @@ maybe_cache(struct pmd_thread *t, uint32_t insert_min,
     }
 }
 
+/* Lookups in one measuring window of the exact-match cache's hit rate. */
+#define EMC_WINDOW_LOOKUPS 1024
+
+/* Below this hit rate (1/8) the cache's lookups, two likely cache misses
+ * each, cost more than its hits save, and the thread stops looking... */
+#define EMC_MIN_HIT_RATE_INV 8
+
+/* ...for this many batches, after which it measures again. */
+#define EMC_SKIP_BATCHES 256
+
+/* Returns true if 't' should look its packets up in its exact-match cache
+ * for this batch. */
+static bool
+emc_lookup_wanted(struct pmd_thread *t, uint32_t insert_min)
+{
+    if (!insert_min) {
+        return false;
+    }
+    if (t->emc_skip_batches) {
+        t->emc_skip_batches--;
+        return false;
+    }
+    return true;
+}
+
+/* Accounts 'n_lookups' exact-match lookups with 'n_hits' hits. */
+static void
+emc_account(struct pmd_thread *t, uint32_t n_lookups, uint32_t n_hits)
+{
+    t->emc_window_lookups += n_lookups;
+    t->emc_window_hits += n_hits;
+    if (t->emc_window_lookups >= EMC_WINDOW_LOOKUPS) {
+        if (t->emc_window_hits * EMC_MIN_HIT_RATE_INV
+            < t->emc_window_lookups) {
+            t->emc_skip_batches = EMC_SKIP_BATCHES;
+        }
+        t->emc_window_lookups = 0;
+        t->emc_window_hits = 0;
+    }
+}
+
 /* Classifies and executes 'batch', received on 'in_port' or recirculated
  * ('md_is_valid').  Three passes: every packet's key and exact-match cache
  * lookup; one batched megaflow lookup for the cache's misses; an upcall for
@@ -101,9 +142,11 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
     size_t n = 0, n_batches = 0;
     unsigned long miss_map = 0;
     uint32_t insert_min;
+    bool use_emc;
 
     BUILD_ASSERT(NETDEV_MAX_BURST <= FLOW_TABLE_MAX_BATCH);
     atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
+    use_emc = emc_lookup_wanted(t, insert_min);
 
     for (size_t i = 0; i < n_packets; i++) {
         struct dp_packet *packet = batch->packets[i];
@@ -122,14 +165,19 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
         }
 
         packet_key_init(key, packet, t->recirc_depth);
-        flows[n] = insert_min ? flow_cache_lookup(t->cache, key) : NULL;
+        flows[n] = use_emc ? flow_cache_lookup(t->cache, key) : NULL;
         if (!flows[n]) {
             miss_map |= 1UL << n;
         }
         miniflows[n] = &key->mf;
         packets[n++] = packet;
     }
-    pmd_counter_add(t, PMD_EMC_HITS, n - count_1bits(miss_map));
+    if (use_emc) {
+        uint32_t n_hits = n - count_1bits(miss_map);
+
+        pmd_counter_add(t, PMD_EMC_HITS, n_hits);
+        emc_account(t, n, n_hits);
+    }
 
     if (miss_map) {
         unsigned long lookup_map = miss_map;
@@ -154,16 +202,19 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
                 flow = flow_table_lookup_ranked(t->dp->table, t->ranking,
                                                 &keys[i].mf);
             }
+            if (!flow) {
+                /* Another thread may install it while this one waits its
+                 * turn: then the packet is forwarded here after all. */
+                flow = dp_upcall_miss(t, packets[i], &keys[i]);
+                upcalled = upcalled || !flow;
+            }
             if (flow) {
                 pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
                 maybe_cache(t, insert_min, &keys[i], flow);
-                flows[i] = flow;
             } else {
                 pmd_counter_add(t, PMD_MISSES, 1);
-                dp_upcall_miss(t, packets[i], &keys[i]);
-                flows[i] = NULL;
-                upcalled = true;
             }
+            flows[i] = flow;
         }
     }
 

@@ -70,14 +70,13 @@ upcall(struct pmd_thread *t, const struct dp_packet *packet,
     return error;
 }
 
-/* Handles 'packet', with key 'key', which missed every table: asks ofproto
- * for its actions and megaflow, executes the actions on the packet (taking
- * ownership of it), and installs the megaflow unless ofproto said not to or
- * another thread installed one first.  Returns the megaflow that now covers
- * the packet, or NULL. */
-struct megaflow *
-dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
-               const struct packet_key *key)
+/* Asks ofproto for the actions and megaflow of 'packet', with key 'key',
+ * executes the actions on the packet (taking ownership of it), and installs
+ * the megaflow unless ofproto said not to or another thread installed one
+ * first. */
+static void
+upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
+                   const struct packet_key *key)
 {
     uint64_t actions_stub[DP_UPCALL_ACTIONS_STUB / 8];
     uint64_t put_actions_stub[DP_UPCALL_ACTIONS_STUB / 8];
@@ -151,6 +150,33 @@ dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
 out:
     ofpbuf_uninit(actions);
     ofpbuf_uninit(put_actions);
+}
+
+/* Handles 'packet', with key 'key', which missed every table.
+ *
+ * Threads that miss the same flow at once take turns, by a lock chosen by
+ * the key's hash, so that the megaflow costs one upcall, not one per
+ * thread: the second thread finds the first one's megaflow when its turn
+ * comes.  Threads that miss different flows rarely share a lock, and never
+ * wait for each other's upcalls otherwise.
+ *
+ * Returns that megaflow, leaving 'packet' to the caller to forward with it.
+ * Otherwise upcalls, executes the actions on the packet, taking ownership
+ * of it, installs the megaflow if ofproto asks for one, and returns NULL. */
+struct megaflow *
+dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
+               const struct packet_key *key)
+{
+    struct ovs_mutex *lock = &t->dp->upcall_locks[key->hash
+                                                  % DP_UPCALL_LOCKS];
+    struct megaflow *flow;
+
+    ovs_mutex_lock(lock);
+    flow = flow_table_lookup_ranked(t->dp->table, t->ranking, &key->mf);
+    if (!flow) {
+        upcall_and_install(t, packet, key);
+    }
+    ovs_mutex_unlock(lock);
     return flow;
 }
 

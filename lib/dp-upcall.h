@@ -19,9 +19,11 @@
 
 /* Upcalls into ofproto-dpif-upcall through the callback it registered with
  * register_upcall_cb().  The callback runs in the thread that missed, which
- * then installs the megaflow in the shared table: if two threads miss the
- * same megaflow at once, the second one to take the table's mutex finds the
- * first one's flow and installs nothing. */
+ * then installs the megaflow in the shared table.  Threads that miss the
+ * same packet key at once take turns (dp_upcall_miss()), so that the second
+ * finds the first one's megaflow instead of upcalling again; if two packets
+ * of one new megaflow with different keys race, the second to take the
+ * table's mutex finds the first one's flow and installs nothing. */
 
 #include "dpif.h"
 

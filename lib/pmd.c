@@ -51,6 +51,11 @@ VLOG_DEFINE_THIS_MODULE(pmd);
 #define PMD_IDLE_ROUNDS_BEFORE_SLEEP 64
 #define PMD_FIRST_SLEEP_US 8
 
+/* A busy thread sweeps its exact-match cache for dead megaflows once every
+ * this many rounds; an idle one, every round.  Sweeping reads flows that
+ * are likely out of cache, so a busy thread does little of it. */
+#define PMD_BUSY_SWEEP_INTERVAL 64
+
 /* Returns a cycle count for the busy and idle counters: the TSC where there
  * is one, otherwise nanoseconds. */
 static inline uint64_t
@@ -131,7 +136,9 @@ poll_round(struct pmd_thread *t)
             dp_input_batch(t, &batch, poll->port->port_no);
         }
     }
-    flow_cache_sweep(t->cache);
+    if (!n_packets || !(++t->sweep_countdown % PMD_BUSY_SWEEP_INTERVAL)) {
+        flow_cache_sweep(t->cache);
+    }
     if (n_packets && t->now >= t->next_ranking_sort) {
         flow_table_ranking_sort(t->ranking);
         t->next_ranking_sort = t->now + PMD_RANKING_SORT_INTERVAL_MS;

@@ -94,6 +94,14 @@ struct pmd_thread {
     struct pmd_poll *polls;     /* Queues this thread polls... */
     size_t n_polls;             /* ...and how many. */
     uint32_t recirc_depth;      /* Current recirculation nesting. */
+    uint32_t sweep_countdown;   /* Rounds, for the cache sweep's pace. */
+
+    /* The exact-match cache's recent hit rate, measured over windows of
+     * lookups.  While it hits too rarely to pay for its lookups (a working
+     * set far larger than the cache), lookups stop for a while. */
+    uint32_t emc_window_lookups;
+    uint32_t emc_window_hits;
+    uint32_t emc_skip_batches;  /* Batches left to forward without it. */
     struct pmd_tx_queue tx_queues[PMD_MAX_TX_QUEUES]; /* Pending output. */
     size_t n_tx_queues;         /* Elements of 'tx_queues' in use. */
     long long int now;          /* Time of the current round, in ms. */

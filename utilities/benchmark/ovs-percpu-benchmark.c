@@ -74,6 +74,7 @@ static const char *commit = "unknown";
 static const char *command_line;
 static const char *pcap_file;
 static bool quick;
+static int only_datapath = -1;  /* --datapath: index in 'datapaths'. */
 
 enum scenario_kind {
     FORWARDING,                 /* Mpps once every flow is installed. */
@@ -394,7 +395,11 @@ run_scenario(const struct scenario *sc, struct result *result)
      * load) falls on both alike. */
     for (int r = 0; r < rounds; r++) {
         for (int d = 0; d < 2; d++) {
-            run_once(sc, datapaths[d].type, &frames, &runs[d][r]);
+            if (only_datapath < 0 || only_datapath == d) {
+                run_once(sc, datapaths[d].type, &frames, &runs[d][r]);
+            } else {
+                memset(&runs[d][r], 0, sizeof runs[d][r]);
+            }
         }
     }
     result->scenario = sc;
@@ -568,6 +573,7 @@ usage(void)
            "  --only=TEXT     only scenarios whose name contains TEXT\n"
            "  --quick         a few representative scenarios\n"
            "  --pcap=FILE     also forward FILE's packets, replayed\n"
+           "  --datapath=ours|stock  run one datapath only, to profile it\n"
            "  --output=FILE   write the results table to FILE\n"
            "  --commit=ID     the commit to name in the results\n"
            "  --command=TEXT  the command to name in the results\n",
@@ -584,6 +590,7 @@ parse_options(int argc, char *argv[])
         {"only", required_argument, NULL, 'o'},
         {"quick", no_argument, NULL, 'q'},
         {"pcap", required_argument, NULL, 'p'},
+        {"datapath", required_argument, NULL, 'd'},
         {"output", required_argument, NULL, 'w'},
         {"commit", required_argument, NULL, 'c'},
         {"command", required_argument, NULL, 'C'},
@@ -619,6 +626,15 @@ parse_options(int argc, char *argv[])
             break;
         case 'p':
             pcap_file = optarg;
+            break;
+        case 'd':
+            if (!strcmp(optarg, "ours")) {
+                only_datapath = 0;
+            } else if (!strcmp(optarg, "stock")) {
+                only_datapath = 1;
+            } else {
+                ovs_fatal(0, "--datapath must be \"ours\" or \"stock\"");
+            }
             break;
         case 'w':
             output_file = optarg;
