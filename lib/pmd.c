@@ -27,6 +27,7 @@
 #include "flow-cache.h"
 #include "flow-table.h"
 #include "netdev.h"
+#include "dpdk.h"
 #include "openvswitch/vlog.h"
 #include "ovs-numa.h"
 #include "ovs-rcu.h"
@@ -194,6 +195,11 @@ pmd_thread_main(void *t_)
     }
     VLOG_INFO("pmd thread %u started on core %u", t->index, t->core_id);
 
+    /* With DPDK initialized, the thread gets an lcore of its own, so that
+     * DPDK's per-lcore mempool caches serve it without locks, as for
+     * dpif-netdev's PMD threads.  Without DPDK this does nothing. */
+    dpdk_attach_thread(t->core_id);
+
     while (pmd_thread_take_reload(t)) {
         if (poll_round(t)) {
             idle_rounds = 0;
@@ -219,6 +225,7 @@ pmd_thread_main(void *t_)
     }
 
     flow_cache_flush(t->cache);
+    dpdk_detach_thread();
     VLOG_INFO("pmd thread %u on core %u exits", t->index, t->core_id);
     return NULL;
 }

@@ -11,7 +11,8 @@ TESTSUITE_AT = \
 	tests/percpu-flows.at \
 	tests/percpu-flow-stats.at \
 	tests/percpu-bad-input.at \
-	tests/percpu-system.at
+	tests/percpu-system.at \
+	tests/percpu-dpdk.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
 DISTCLEANFILES = tests/atconfig tests/atlocal

@@ -4,7 +4,9 @@
 #      system tests (namespaces, veth, real traffic) one at a time, since
 #      they share the host's network devices;
 #   2. OVS's own tests that must pass against our ovs-vswitchd
-#      (tests/upstream/must-pass.txt).
+#      (tests/upstream/must-pass.txt);
+#   3. the DPDK build (build.sh --with-dpdk, in _build-dpdk) and its DPDK
+#      port test, with hugepages the test reserves and releases.
 # Exits non-zero if anything fails.
 set -e
 
@@ -24,6 +26,9 @@ make check TESTSUITEFLAGS="-k system" || failed=1
 tests/upstream/run-upstream.sh -o tests/upstream/results.txt \
     -c tests/upstream/must-pass.txt dpif-netdev tunnel ofproto-dpif \
     || failed=1
+
+./utilities/build.sh --with-dpdk
+(cd _build-dpdk && make check TESTSUITEFLAGS="-k dpdk") || failed=1
 
 if [ $failed -ne 0 ]; then
     echo "run-tests: FAILED"
