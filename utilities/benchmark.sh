@@ -1,0 +1,46 @@
+#!/bin/sh
+# Builds ovs-percpu if needed and runs the side-by-side benchmark (our
+# datapath against OVS 3.1's stock dpif-netdev, in one process), writing
+# the results table, with the machine, the commit and this command, to
+# Documentation/benchmark-results.md.
+#
+# Usage: utilities/benchmark.sh [BENCHMARK OPTIONS]
+# e.g.   utilities/benchmark.sh --rounds=5 --seconds=3
+#        utilities/benchmark.sh --quick        (a few scenarios, no file)
+# Run it on an otherwise idle machine: the PMD threads take every core.
+set -e
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+./utilities/build.sh
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+    commit="$commit (with uncommitted changes)"
+fi
+
+output=Documentation/benchmark-results.md
+for arg in "$@"; do
+    case $arg in
+        --quick|--only=*|--datapath=*) output= ;;
+    esac
+done
+
+if [ -n "$output" ]; then
+    {
+        echo "# Benchmark results"
+        echo
+        echo "Written by \`utilities/benchmark.sh\`; see performance.md for"
+        echo "what each scenario measures and how to read it."
+        echo
+    } > "$output.tmp"
+    utilities/benchmark/ovs-percpu-benchmark --commit="$commit" \
+        --command="utilities/benchmark.sh $*" --output="$output.body" "$@"
+    cat "$output.body" >> "$output.tmp"
+    rm -f "$output.body"
+    mv "$output.tmp" "$output"
+    echo "benchmark: results written to $output"
+else
+    utilities/benchmark/ovs-percpu-benchmark --commit="$commit" \
+        --command="utilities/benchmark.sh $*" "$@"
+fi
