@@ -21,27 +21,8 @@
 #include "packet-key.h"
 #include "util.h"
 
-/* Number of entries: a power of two.  8192 entries of about 700 bytes each
- * is what OVS's dpif-netdev uses per PMD thread. */
-#define FLOW_CACHE_ENTRIES (1u << 13)
-#define FLOW_CACHE_MASK (FLOW_CACHE_ENTRIES - 1)
-
-/* Bits of the key hash consumed by each of the two candidate positions. */
-#define FLOW_CACHE_SHIFT 13
-
-/* Entries swept per flow_cache_sweep() call.  At one call per poll round the
- * whole cache is swept every FLOW_CACHE_ENTRIES / 8 rounds. */
+/* Entries swept per flow_cache_sweep() call. */
 #define FLOW_CACHE_SWEEP_BATCH 8
-
-struct flow_cache_entry {
-    struct megaflow *flow;      /* Referenced megaflow, or NULL if empty. */
-    struct packet_key key;      /* Key of the packet that installed it. */
-};
-
-struct flow_cache {
-    struct flow_cache_entry entries[FLOW_CACHE_ENTRIES];
-    size_t sweep_pos;           /* Next entry flow_cache_sweep() checks. */
-};
 
 /* Creates an empty cache, for one thread's exclusive use. */
 struct flow_cache *
@@ -52,8 +33,9 @@ flow_cache_create(void)
     return cache;
 }
 
-static void
-entry_clear(struct flow_cache_entry *e)
+/* Empties entry 'e', dropping its reference. */
+void
+flow_cache_entry_clear(struct flow_cache_entry *e)
 {
     megaflow_unref(e->flow);
     e->flow = NULL;
@@ -64,7 +46,7 @@ void
 flow_cache_flush(struct flow_cache *cache)
 {
     for (size_t i = 0; i < FLOW_CACHE_ENTRIES; i++) {
-        entry_clear(&cache->entries[i]);
+        flow_cache_entry_clear(&cache->entries[i]);
     }
 }
 
@@ -85,23 +67,6 @@ candidate(struct flow_cache *cache, uint32_t hash, int i)
     return &cache->entries[(hash >> (i * FLOW_CACHE_SHIFT)) & FLOW_CACHE_MASK];
 }
 
-/* Returns the live megaflow cached for 'key', or NULL. */
-struct megaflow *
-flow_cache_lookup(struct flow_cache *cache, const struct packet_key *key)
-{
-    for (int i = 0; i < 2; i++) {
-        struct flow_cache_entry *e = candidate(cache, key->hash, i);
-
-        if (e->flow && packet_key_equal(&e->key, key)) {
-            if (OVS_UNLIKELY(megaflow_is_dead(e->flow))) {
-                entry_clear(e);
-                return NULL;
-            }
-            return e->flow;
-        }
-    }
-    return NULL;
-}
 
 /* Caches 'flow' for 'key', replacing an empty or dead entry if one of the two
  * candidates is, and otherwise the one whose hash is smaller (a cheap,
@@ -127,7 +92,7 @@ flow_cache_insert(struct flow_cache *cache, const struct packet_key *key,
     if (!megaflow_try_ref(flow)) {
         return;
     }
-    entry_clear(victim);
+    flow_cache_entry_clear(victim);
     victim->flow = flow;
     packet_key_copy(&victim->key, key);
 }
@@ -141,7 +106,7 @@ flow_cache_sweep(struct flow_cache *cache)
         struct flow_cache_entry *e = &cache->entries[cache->sweep_pos];
 
         if (e->flow && megaflow_is_dead(e->flow)) {
-            entry_clear(e);
+            flow_cache_entry_clear(e);
         }
         cache->sweep_pos = (cache->sweep_pos + 1) & FLOW_CACHE_MASK;
     }

@@ -28,15 +28,54 @@
 
 #include <stddef.h>
 
-struct flow_cache;
-struct megaflow;
-struct packet_key;
+#include "flow-table.h"
+#include "packet-key.h"
+
+/* Number of entries: a power of two.  8192 entries of about 700 bytes each
+ * is what OVS's dpif-netdev uses per PMD thread. */
+#define FLOW_CACHE_ENTRIES (1u << 13)
+#define FLOW_CACHE_MASK (FLOW_CACHE_ENTRIES - 1)
+
+/* Bits of the key hash consumed by each of the two candidate positions. */
+#define FLOW_CACHE_SHIFT 13
+
+struct flow_cache_entry {
+    struct megaflow *flow;      /* Referenced megaflow, or NULL if empty. */
+    struct packet_key key;      /* Key of the packet that installed it. */
+};
+
+struct flow_cache {
+    struct flow_cache_entry entries[FLOW_CACHE_ENTRIES];
+    size_t sweep_pos;           /* Next entry flow_cache_sweep() checks. */
+};
+
+void flow_cache_entry_clear(struct flow_cache_entry *);
+
+/* Returns the megaflow cached for 'key', or NULL.  Inline, because it runs
+ * for every packet. */
+static inline struct megaflow *
+flow_cache_lookup(struct flow_cache *cache, const struct packet_key *key)
+{
+    for (int i = 0; i < 2; i++) {
+        struct flow_cache_entry *e
+            = &cache->entries[(key->hash >> (i * FLOW_CACHE_SHIFT))
+                              & FLOW_CACHE_MASK];
+
+        if (e->key.hash == key->hash && e->flow
+            && packet_key_equal(&e->key, key)) {
+            if (OVS_UNLIKELY(megaflow_is_dead(e->flow))) {
+                flow_cache_entry_clear(e);
+                return NULL;
+            }
+            return e->flow;
+        }
+    }
+    return NULL;
+}
 
 struct flow_cache *flow_cache_create(void);
 void flow_cache_destroy(struct flow_cache *);
 
-struct megaflow *flow_cache_lookup(struct flow_cache *,
-                                   const struct packet_key *);
 void flow_cache_insert(struct flow_cache *, const struct packet_key *,
                        struct megaflow *);
 void flow_cache_sweep(struct flow_cache *);

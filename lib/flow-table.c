@@ -589,17 +589,6 @@ megaflow_get_actions(const struct megaflow *flow)
     return ovsrcu_get(const struct megaflow_actions *, &flow->actions);
 }
 
-/* Returns true if 'flow' has been removed from its table, so that a cache
- * holding it should let it go. */
-bool
-megaflow_is_dead(const struct megaflow *flow_)
-{
-    struct megaflow *flow = CONST_CAST(struct megaflow *, flow_);
-    bool dead;
-
-    atomic_read_relaxed(&flow->dead, &dead);
-    return dead;
-}
 
 /* Takes a reference to 'flow', for a cache that keeps it past the current
  * RCU grace period.  Fails if the flow is already being freed. */

@@ -121,11 +121,22 @@ void flow_table_flush(struct flow_table *);
 
 /* Megaflows. */
 const struct megaflow_actions *megaflow_get_actions(const struct megaflow *);
-bool megaflow_is_dead(const struct megaflow *);
 bool megaflow_try_ref(struct megaflow *);
 void megaflow_unref(struct megaflow *);
 void megaflow_get_mask(const struct megaflow *, struct flow_wildcards *);
 void megaflow_get_key(const struct megaflow *, struct flow *);
 const char *megaflow_extra_info(const struct megaflow *);
+
+/* Returns true if 'flow' has been removed from its table, so that a cache
+ * holding it should let it go.  Inline: every exact-match hit asks. */
+static inline bool
+megaflow_is_dead(const struct megaflow *flow_)
+{
+    struct megaflow *flow = CONST_CAST(struct megaflow *, flow_);
+    bool dead;
+
+    atomic_read_relaxed(&flow->dead, &dead);
+    return dead;
+}
 
 #endif /* flow-table.h */

@@ -237,12 +237,15 @@ testbed_close(struct testbed *tb)
     ovsrcu_barrier();
 }
 
-/* Waits until upcalls have stopped for 'quiet_ms' milliseconds, that is,
- * until every flow is installed where each thread looks for it.  Returns
- * the time of the last upcall seen, in ns, or 0 on timeout. */
+/* Waits until upcalls have stopped for 'quiet_ms' milliseconds and the
+ * datapath holds at least 'min_flows' flows, that is, until every flow is
+ * installed where each thread looks for it.  (A datapath may pause its
+ * upcalls for a while, growing a big hash table: the flow count keeps such
+ * a pause from passing for the end.)  Returns the time of the last upcall
+ * seen, in ns, or 0 on timeout. */
 static uint64_t
 wait_for_upcalls_to_stop(const struct testbed *tb, int quiet_ms,
-                         int timeout_ms)
+                         int timeout_ms, uint64_t min_flows)
 {
     uint64_t last = benchmark_upcalls();
     uint64_t last_change = monotonic_ns();
@@ -257,7 +260,8 @@ wait_for_upcalls_to_stop(const struct testbed *tb, int quiet_ms,
         if (n != last) {
             last = n;
             last_change = now;
-        } else if (now - last_change >= quiet_ms * 1000000ULL) {
+        } else if (now - last_change >= quiet_ms * 1000000ULL
+                   && datapath_n_flows(tb) >= min_flows) {
             return last_change;
         }
         if (now > deadline) {
@@ -273,7 +277,8 @@ measure_forwarding(const struct testbed *tb, const struct scenario *sc,
     uint64_t ns0, ns1, tsc0, tsc1, pkts0, pkts1;
 
     benchmark_generator_start();
-    if (!wait_for_upcalls_to_stop(tb, 300, 120 * 1000)) {
+    if (!wait_for_upcalls_to_stop(tb, 300, 120 * 1000,
+                                  sc->n_flows ? sc->n_flows : 1)) {
         ovs_fatal(0, "%s: flows still being set up after 120 s", sc->name);
     }
 
@@ -303,7 +308,7 @@ measure_flow_setup(const struct testbed *tb, const struct scenario *sc,
     upcalls0 = benchmark_upcalls();
     start = monotonic_ns();
     benchmark_generator_start();
-    end = wait_for_upcalls_to_stop(tb, 300, 120 * 1000);
+    end = wait_for_upcalls_to_stop(tb, 300, 120 * 1000, frames->n);
     if (!end) {
         ovs_fatal(0, "%s: flows still being set up after 120 s", sc->name);
     }
