@@ -70,25 +70,31 @@ upcall(struct pmd_thread *t, const struct dp_packet *packet,
     return error;
 }
 
+static void install(struct pmd_thread *, const struct packet_key *,
+                    const struct match *, const ovs_u128 *ufid,
+                    const struct ofpbuf *add_actions);
+
 /* Asks ofproto for the actions and megaflow of 'packet', with key 'key',
- * executes the actions on the packet (taking ownership of it), and installs
- * the megaflow unless ofproto said not to or another thread installed one
- * first. */
+ * installs the megaflow unless ofproto said not to or another thread
+ * installed one first, releases 'turn', and then executes the actions on
+ * the packet, taking ownership of it.
+ *
+ * The actions run after 'turn' is released because they may recirculate the
+ * packet into another miss, which takes a turn of its own: holding two
+ * turns at once could deadlock two threads that take them in opposite
+ * orders, or one thread with itself. */
 static void
 upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
-                   const struct packet_key *key)
+                   const struct packet_key *key, struct ovs_mutex *turn)
+    OVS_RELEASES(turn)
 {
     uint64_t actions_stub[DP_UPCALL_ACTIONS_STUB / 8];
     uint64_t put_actions_stub[DP_UPCALL_ACTIONS_STUB / 8];
     struct ofpbuf actions_buf, put_actions_buf;
     struct ofpbuf *actions = &actions_buf;
     struct ofpbuf *put_actions = &put_actions_buf;
-    struct flow_table *table = t->dp->table;
-    const struct ofpbuf *add_actions;
     struct dp_packet_batch batch;
-    struct megaflow *flow;
     struct match match;
-    uint32_t insert_min;
     ovs_u128 ufid;
     int error;
 
@@ -103,9 +109,9 @@ upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
     error = upcall(t, packet, &match.flow, &match.wc, &ufid, DPIF_UC_MISS,
                    NULL, actions, put_actions);
     if (OVS_UNLIKELY(error && error != ENOSPC)) {
+        ovs_mutex_unlock(turn);
         pmd_counter_add(t, PMD_LOST, 1);
         dp_packet_delete(packet);
-        flow = NULL;
         goto out;
     }
     pmd_counter_add(t, PMD_UPCALLS, 1);
@@ -117,23 +123,38 @@ upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
         match.wc.masks.vlans[0].tci = htons(VLAN_VID_MASK | VLAN_CFI);
     }
 
-    /* Execute before installing, so that the batch loop cannot run slow-path
-     * actions on this packet a second time. */
-    add_actions = put_actions->size ? put_actions : actions;
+    if (error != ENOSPC) {
+        install(t, key, &match, &ufid,
+                put_actions->size ? put_actions : actions);
+    }
+    ovs_mutex_unlock(turn);
+
     dp_packet_batch_init_packet(&batch, packet);
     dp_actions_execute(t, &batch, true, actions->data, actions->size);
 
-    if (error == ENOSPC) {
-        flow = NULL;
-        goto out;
-    }
+out:
+    ofpbuf_uninit(actions);
+    ofpbuf_uninit(put_actions);
+}
+
+/* Installs the megaflow 'match' with 'ufid' and 'add_actions', which an
+ * upcall for a packet with key 'key' returned, unless another thread
+ * installed one first, and caches it for 'key' with the usual odds. */
+static void
+install(struct pmd_thread *t, const struct packet_key *key,
+        const struct match *match, const ovs_u128 *ufid,
+        const struct ofpbuf *add_actions)
+{
+    struct flow_table *table = t->dp->table;
+    struct megaflow *flow;
+    uint32_t insert_min;
 
     flow_table_lock(table);
     flow = flow_table_lookup(table, &key->mf);
     if (OVS_LIKELY(!flow)) {
-        flow = flow_table_insert(table, &match, &ufid, add_actions->data,
+        flow = flow_table_insert(table, match, ufid, add_actions->data,
                                  add_actions->size, t->index);
-        dp_log_flow_change(flow, &match, NULL, add_actions->data,
+        dp_log_flow_change(flow, match, NULL, add_actions->data,
                            add_actions->size);
     } else {
         /* Another thread installed it while we were upcalling. */
@@ -146,10 +167,6 @@ upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
     if (insert_min && random_uint32() <= insert_min) {
         flow_cache_insert(t->cache, key, flow);
     }
-
-out:
-    ofpbuf_uninit(actions);
-    ofpbuf_uninit(put_actions);
 }
 
 /* Handles 'packet', with key 'key', which missed every table.
@@ -173,10 +190,11 @@ dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
 
     ovs_mutex_lock(lock);
     flow = flow_table_lookup_ranked(t->dp->table, t->ranking, &key->mf);
-    if (!flow) {
-        upcall_and_install(t, packet, key);
+    if (flow) {
+        ovs_mutex_unlock(lock);
+    } else {
+        upcall_and_install(t, packet, key, lock);
     }
-    ovs_mutex_unlock(lock);
     return flow;
 }
 
