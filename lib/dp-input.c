@@ -29,6 +29,7 @@
 #include "packet-key.h"
 #include "pmd.h"
 #include "bitmap.h"
+#include "hash.h"
 #include "random.h"
 #include "util.h"
 
@@ -40,37 +41,68 @@ struct flow_batch {
     uint16_t tcp_flags;             /* Their TCP flags, OR-ed. */
 };
 
-/* Adds 'packet', which hit 'flow', to the flow batch for 'flow' in 'batches',
- * starting one if needed. */
-static void
-flow_batch_add(struct flow_batch batches[], size_t *n_batches,
-               struct megaflow *flow, struct dp_packet *packet,
-               uint16_t tcp_flags)
-{
-    struct flow_batch *b = NULL;
+/* Slots in the index of a receive batch's flow batches: a power of two, at
+ * least twice the most flow batches there can be. */
+#define FLOW_BATCH_INDEX_SIZE 64
+BUILD_ASSERT_DECL(FLOW_BATCH_INDEX_SIZE >= 2 * NETDEV_MAX_BURST);
 
-    /* Traffic in one batch usually hits few megaflows, and the last one is
-     * the likeliest, so search backwards. */
-    for (size_t i = *n_batches; i-- > 0;) {
-        if (batches[i].flow == flow) {
-            b = &batches[i];
-            break;
+/* The flow batches of one receive batch, with an open-addressing index by
+ * megaflow, so that finding a packet's batch costs the same with 32
+ * megaflows as with one.  (dpif-netdev keeps a batch pointer in each flow,
+ * which its per-thread flows allow and our shared ones do not.) */
+struct flow_batches {
+    size_t n;
+    uint8_t index[FLOW_BATCH_INDEX_SIZE];   /* Batch number + 1, or 0. */
+    struct flow_batch batches[NETDEV_MAX_BURST];
+};
+
+static void
+flow_batches_init(struct flow_batches *fb)
+{
+    fb->n = 0;
+    memset(fb->index, 0, sizeof fb->index);
+}
+
+/* Returns the flow batch for 'flow' in 'fb', starting one if needed. */
+static struct flow_batch *
+flow_batches_find(struct flow_batches *fb, struct megaflow *flow)
+{
+    struct flow_batch *b;
+    size_t slot;
+
+    /* Consecutive packets mostly hit the same megaflow. */
+    if (fb->n && fb->batches[fb->n - 1].flow == flow) {
+        return &fb->batches[fb->n - 1];
+    }
+    for (slot = hash_pointer(flow, 0) & (FLOW_BATCH_INDEX_SIZE - 1);
+         fb->index[slot];
+         slot = (slot + 1) & (FLOW_BATCH_INDEX_SIZE - 1)) {
+        b = &fb->batches[fb->index[slot] - 1];
+        if (b->flow == flow) {
+            return b;
         }
     }
-    if (!b) {
-        b = &batches[(*n_batches)++];
-        b->flow = flow;
-        dp_packet_batch_init(&b->packets);
-        b->n_bytes = 0;
-        b->tcp_flags = 0;
-    }
+    b = &fb->batches[fb->n++];
+    fb->index[slot] = fb->n;
+    b->flow = flow;
+    dp_packet_batch_init(&b->packets);
+    b->n_bytes = 0;
+    b->tcp_flags = 0;
+    return b;
+}
+
+/* Adds 'packet', which hit 'flow', to the flow batch for 'flow' in 'fb'. */
+static void
+flow_batch_add(struct flow_batches *fb, struct megaflow *flow,
+               struct dp_packet *packet, uint16_t tcp_flags)
+{
+    struct flow_batch *b = flow_batches_find(fb, flow);
+
     dp_packet_batch_add(&b->packets, packet);
     b->n_bytes += dp_packet_size(packet);
     b->tcp_flags |= tcp_flags;
 }
 
-/* Finds the megaflow for 'packet', whose key is 'key': first in the thread's
- * exact-match cache, then in the shared table.  Returns NULL on a miss. */
 /* Copies 'key''s hit on 'flow' into the thread's exact-match cache, with
  * the probability emc-insert-inv-prob sets ('insert_min' out of
  * UINT32_MAX). */
@@ -137,9 +169,10 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
     const struct miniflow *miniflows[NETDEV_MAX_BURST];
     struct megaflow *flows[NETDEV_MAX_BURST];
     struct dp_packet *packets[NETDEV_MAX_BURST];
-    struct flow_batch batches[NETDEV_MAX_BURST];
+    uint16_t tcp_flags[NETDEV_MAX_BURST];
+    struct flow_batches fb;
     size_t n_packets = dp_packet_batch_size(batch);
-    size_t n = 0, n_batches = 0;
+    size_t n = 0;
     unsigned long miss_map = 0;
     uint32_t insert_min;
     bool use_emc;
@@ -170,6 +203,7 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
             miss_map |= 1UL << n;
         }
         miniflows[n] = &key->mf;
+        tcp_flags[n] = miniflow_get_tcp_flags(&key->mf);
         packets[n++] = packet;
     }
     if (use_emc) {
@@ -218,14 +252,14 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
         }
     }
 
+    flow_batches_init(&fb);
     for (size_t i = 0; i < n; i++) {
         if (flows[i]) {
-            flow_batch_add(batches, &n_batches, flows[i], packets[i],
-                           miniflow_get_tcp_flags(&keys[i].mf));
+            flow_batch_add(&fb, flows[i], packets[i], tcp_flags[i]);
         }
     }
-    for (size_t i = 0; i < n_batches; i++) {
-        struct flow_batch *b = &batches[i];
+    for (size_t i = 0; i < fb.n; i++) {
+        struct flow_batch *b = &fb.batches[i];
         const struct megaflow_actions *actions;
 
         flow_stats_update(b->flow->stats, t->index,
