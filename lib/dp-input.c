@@ -215,7 +215,6 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
 
     if (miss_map) {
         unsigned long lookup_map = miss_map;
-        bool upcalled = false;
         size_t i;
 
         flow_table_lookup_batch(t->dp->table, t->ranking, miniflows,
@@ -226,22 +225,13 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
             maybe_cache(t, insert_min, &keys[i], flows[i]);
         }
 
-        /* An upcall executes its packet itself.  One upcall may install a
-         * megaflow that covers a later packet of the batch: look again
-         * before upcalling that one. */
+        /* dp_upcall_miss() looks the table up again before upcalling, so
+         * a packet covered by a megaflow that an earlier upcall of this
+         * batch, or another thread, installed meanwhile is forwarded here
+         * with it instead of upcalled. */
         ULLONG_FOR_EACH_1 (i, lookup_map) {
-            struct megaflow *flow = NULL;
+            struct megaflow *flow = dp_upcall_miss(t, packets[i], &keys[i]);
 
-            if (upcalled) {
-                flow = flow_table_lookup_ranked(t->dp->table, t->ranking,
-                                                &keys[i].mf);
-            }
-            if (!flow) {
-                /* Another thread may install it while this one waits its
-                 * turn: then the packet is forwarded here after all. */
-                flow = dp_upcall_miss(t, packets[i], &keys[i]);
-                upcalled = upcalled || !flow;
-            }
             if (flow) {
                 pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
                 maybe_cache(t, insert_min, &keys[i], flow);

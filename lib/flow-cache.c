@@ -60,14 +60,6 @@ flow_cache_destroy(struct flow_cache *cache)
     }
 }
 
-/* Returns the two candidate positions of 'hash'. */
-static inline struct flow_cache_entry *
-candidate(struct flow_cache *cache, uint32_t hash, int i)
-{
-    return &cache->entries[(hash >> (i * FLOW_CACHE_SHIFT)) & FLOW_CACHE_MASK];
-}
-
-
 /* Caches 'flow' for 'key', replacing an empty or dead entry if one of the two
  * candidates is, and otherwise the one whose hash is smaller (a cheap,
  * stateless choice of victim, as dpif-netdev makes). */
@@ -78,7 +70,7 @@ flow_cache_insert(struct flow_cache *cache, const struct packet_key *key,
     struct flow_cache_entry *victim = NULL;
 
     for (int i = 0; i < 2; i++) {
-        struct flow_cache_entry *e = candidate(cache, key->hash, i);
+        struct flow_cache_entry *e = flow_cache_candidate(cache, key->hash, i);
 
         if (!e->flow || megaflow_is_dead(e->flow)) {
             victim = e;

@@ -51,15 +51,21 @@ struct flow_cache {
 
 void flow_cache_entry_clear(struct flow_cache_entry *);
 
+/* Returns candidate position 'i' (0 or 1) of 'hash' in 'cache'. */
+static inline struct flow_cache_entry *
+flow_cache_candidate(struct flow_cache *cache, uint32_t hash, int i)
+{
+    return &cache->entries[(hash >> (i * FLOW_CACHE_SHIFT)) & FLOW_CACHE_MASK];
+}
+
 /* Returns the megaflow cached for 'key', or NULL.  Inline, because it runs
  * for every packet. */
 static inline struct megaflow *
 flow_cache_lookup(struct flow_cache *cache, const struct packet_key *key)
 {
     for (int i = 0; i < 2; i++) {
-        struct flow_cache_entry *e
-            = &cache->entries[(key->hash >> (i * FLOW_CACHE_SHIFT))
-                              & FLOW_CACHE_MASK];
+        struct flow_cache_entry *e = flow_cache_candidate(cache, key->hash,
+                                                          i);
 
         if (e->key.hash == key->hash && e->flow
             && packet_key_equal(&e->key, key)) {
