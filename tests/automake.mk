@@ -17,7 +17,7 @@ TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
-AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
+AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
 
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest
@@ -43,3 +43,7 @@ check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 
 clean-local:
 	test ! -f '$(TESTSUITE)' || $(SHELL) '$(TESTSUITE)' -C tests --clean
+
+# Unit-test programs: each drives one module of lib/ directly with crafted
+# packets, and is run by the .at file of that module.  AUTOTEST_PATH
+# includes tests/, so the .at files call them by name.
