@@ -13,7 +13,8 @@ TESTSUITE_AT = \
 	tests/percpu-bad-input.at \
 	tests/percpu-system.at \
 	tests/percpu-dpdk.at \
-	tests/percpu-gro.at
+	tests/percpu-gro.at \
+	tests/percpu-ipip-port.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
 DISTCLEANFILES = tests/atconfig tests/atlocal
@@ -53,3 +54,8 @@ noinst_PROGRAMS += tests/test-gro
 tests_test_gro_SOURCES = tests/test-gro.c
 tests_test_gro_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_gro_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+noinst_PROGRAMS += tests/test-netdev-ipip
+tests_test_netdev_ipip_SOURCES = tests/test-netdev-ipip.c
+tests_test_netdev_ipip_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_netdev_ipip_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)

@@ -44,6 +44,7 @@
 #include "fatal-signal.h"
 #include "memory.h"
 #include "netdev.h"
+#include "netdev-ipip.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/vlog.h"
 #include "ovs-numa.h"
@@ -320,6 +321,9 @@ main(int argc, char *argv[])
 
     /* Before anything can open a datapath or list datapath types. */
     dpif_percpu_register();
+    /* The tunnel netdev types our datapath serves, before the bridge opens
+     * any interface. */
+    netdev_ipip_register();
 
     dns_resolve_init(true);
     ovs_cmdl_proctitle_init(argc, argv);
