@@ -12,7 +12,8 @@ TESTSUITE_AT = \
 	tests/percpu-flow-stats.at \
 	tests/percpu-bad-input.at \
 	tests/percpu-system.at \
-	tests/percpu-dpdk.at
+	tests/percpu-dpdk.at \
+	tests/percpu-ipf.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
 DISTCLEANFILES = tests/atconfig tests/atlocal
@@ -47,3 +48,7 @@ clean-local:
 # Unit-test programs: each drives one module of lib/ directly with crafted
 # packets, and is run by the .at file of that module.  AUTOTEST_PATH
 # includes tests/, so the .at files call them by name.
+noinst_PROGRAMS += tests/test-ipf-cpu
+tests_test_ipf_cpu_SOURCES = tests/test-ipf-cpu.c
+tests_test_ipf_cpu_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_ipf_cpu_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
