@@ -104,7 +104,8 @@
  *
  * The account holds the true size of what is held: for each fragment its
  * buffer (dp_packet_get_allocated()) plus its struct dp_packet, and for each
- * queue its own struct and its fragment array.  Before a fragment is held, if
+ * queue its own struct and its fragment array.  (The table's fixed part,
+ * about 8 KiB, is not counted.)  Before a fragment is held, if
  * the account would exceed the high threshold, least-recently-used queues
  * (whole datagrams; a queue is "used" when it gains a fragment) other than
  * the fragment's own are evicted until the account is at most the low

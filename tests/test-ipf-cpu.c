@@ -764,6 +764,20 @@ test_lru(void)
     offer_frag(ipf, d[2], 1000, 2000, false, 7);  /* Survived. */
     print_stats(ipf);
     ipf_cpu_destroy(ipf);
+
+    /* A fragment whose own queue is the least recently used one needs
+     * room: the queue it goes to is kept, the next one is evicted. */
+    ipf = ipf_cpu_create(&cfg);
+    for (int i = 0; i < 3; i++) {
+        d[i]->alloc = 10000;
+        offer_frag(ipf, d[i], 0, 1000, true, i);
+    }
+    offer_frag(ipf, d[0], 1000, 1000, true, 3);   /* Evicts id 2. */
+    print_stats(ipf);
+    d[0]->alloc = 0;
+    offer_frag(ipf, d[0], 2000, 1000, false, 4);
+    print_stats(ipf);
+    ipf_cpu_destroy(ipf);
     for (int i = 0; i < ARRAY_SIZE(d); i++) {
         free(d[i]);
     }
@@ -950,6 +964,35 @@ test_ipv6_hbh(void)
     free(d);
 }
 
+/* padding: bytes after the IP datagram (Ethernet padding, here not marked
+ * as such in l2_pad_size) are not fragment data. */
+static void
+test_padding(bool ipv6)
+{
+    static const uint8_t junk[32] = {
+        0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee,
+        0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee,
+        0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee,
+        0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee,
+    };
+    struct dgram *d = dgram_new(ipv6, true, IPPROTO_UDP, 1488, 1);
+    struct ipf_cpu *ipf = ipf_cpu_create(NULL);
+    struct dp_packet *p;
+
+    /* The last fragment carries 8 bytes: a 42-byte IPv4 frame, which
+     * Ethernet pads to 60 bytes; both fragments get 32 bytes of junk. */
+    p = frag(d, 1480, 8, false);
+    dp_packet_put(p, junk, sizeof junk);
+    printf("last fragment frame: %"PRIu32" bytes\n", dp_packet_size(p));
+    offer(ipf, d, p, 0, "last, padded");
+    p = frag(d, 0, 1480, true);
+    dp_packet_put(p, junk, sizeof junk);
+    offer(ipf, d, p, 0, "first, padded");
+    print_stats(ipf);
+    ipf_cpu_destroy(ipf);
+    free(d);
+}
+
 /* config: ipf_cpu_config_check() accepts the defaults and rejects bad
  * limits. */
 static void
@@ -1023,6 +1066,8 @@ main(int argc, char *argv[])
         test_passthrough();
     } else if (!strcmp(cmd, "ipv6-hbh")) {
         test_ipv6_hbh();
+    } else if (!strcmp(cmd, "padding")) {
+        test_padding(arg_is(argc, argv, 2, "ipv6"));
     } else if (!strcmp(cmd, "config")) {
         test_config();
     } else {
