@@ -35,10 +35,12 @@
  *
  * Fragments of one datagram that arrive on different threads go into
  * different tables and are never joined: each thread's partial queue times
- * out (or is evicted).  The datapath relies on receive-side scaling to keep
- * a datagram's fragments together: NICs hash fragments (which carry no L4
- * ports beyond the first) on the IP addresses alone, so all fragments of a
- * datagram reach one queue and hence one thread.
+ * out (or is evicted).  So the datapath must bring a datagram's fragments
+ * to one thread.  Receive-side scaling does when the NIC hashes IP fragments
+ * on their addresses alone, as NICs commonly do since only the first
+ * fragment carries L4 ports; a receive queue hashed otherwise, or a port
+ * whose packets are spread in software, needs steering by (source,
+ * destination) for fragments before they reach this module.
  *
  * The model is Linux's net/ipv4/inet_fragment.c, ip_fragment.c and
  * net/ipv6/reassembly.c, with these choices:
