@@ -14,7 +14,8 @@ TESTSUITE_AT = \
 	tests/percpu-system.at \
 	tests/percpu-dpdk.at \
 	tests/percpu-gro.at \
-	tests/percpu-ipip-port.at
+	tests/percpu-ipip-port.at \
+	tests/percpu-ipf.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
 DISTCLEANFILES = tests/atconfig tests/atlocal
@@ -59,3 +60,8 @@ noinst_PROGRAMS += tests/test-netdev-ipip
 tests_test_netdev_ipip_SOURCES = tests/test-netdev-ipip.c
 tests_test_netdev_ipip_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_netdev_ipip_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+noinst_PROGRAMS += tests/test-ipf-cpu
+tests_test_ipf_cpu_SOURCES = tests/test-ipf-cpu.c
+tests_test_ipf_cpu_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_ipf_cpu_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
