@@ -12,7 +12,9 @@ TESTSUITE_AT = \
 	tests/percpu-flow-stats.at \
 	tests/percpu-bad-input.at \
 	tests/percpu-system.at \
-	tests/percpu-dpdk.at
+	tests/percpu-dpdk.at \
+	tests/percpu-gso.at \
+	tests/percpu-ip-fragment.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
 DISTCLEANFILES = tests/atconfig tests/atlocal
@@ -47,3 +49,13 @@ clean-local:
 # Unit-test programs: each drives one module of lib/ directly with crafted
 # packets, and is run by the .at file of that module.  AUTOTEST_PATH
 # includes tests/, so the .at files call them by name.
+
+noinst_PROGRAMS += tests/test-gso
+tests_test_gso_SOURCES = tests/test-gso.c tests/test-pkt.h
+tests_test_gso_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_gso_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+noinst_PROGRAMS += tests/test-ip-fragment
+tests_test_ip_fragment_SOURCES = tests/test-ip-fragment.c tests/test-pkt.h
+tests_test_ip_fragment_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_ip_fragment_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
