@@ -88,16 +88,16 @@ struct gso_output {
 
 void gso_output_put(struct gso_output *, struct dp_packet *);
 
+int gso_segment(struct dp_packet *, uint16_t segsz, struct gso_output *,
+                struct gso_stats *);
+uint16_t gso_segsz_for_mtu(const struct dp_packet *, int mtu);
+int gso_complete_csum(struct dp_packet *);
+
 /* Building blocks of segments, shared with ip-fragment.c. */
 struct dp_packet *gso_pkt_new(const struct dp_packet *orig, const void *hdrs,
                               size_t hdr_len, const void *payload,
                               size_t len);
 void gso_pkt_reuse_tail(struct dp_packet *, const void *hdrs, size_t hdr_len,
                         size_t tail_ofs, size_t len);
-
-int gso_segment(struct dp_packet *, uint16_t segsz, struct gso_output *,
-                struct gso_stats *);
-uint16_t gso_segsz_for_mtu(const struct dp_packet *, int mtu);
-int gso_complete_csum(struct dp_packet *);
 
 #endif /* gso.h */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crc32c.h"
 #include "dp-packet.h"
 #include "gso.h"
 #include "openvswitch/dynamic-string.h"
@@ -76,6 +77,7 @@ struct tgso_layout {
 #define TGSO_ACK 0x01020304u
 #define TGSO_TCP_HDR_LEN 32             /* 20 + 12 bytes of timestamps. */
 #define TGSO_TCP_CSUM_JUNK 0xdead       /* What GSO must overwrite. */
+#define TGSO_SCTP_HDR_LEN 12
 #define TGSO_IN_PORT 7
 #define TGSO_RECIRC_ID 5
 #define TGSO_TUN_DST 0x0a000063
@@ -112,7 +114,9 @@ tgso_build(const struct tgso_spec *spec, uint16_t segsz,
            struct tgso_layout *lay)
 {
     bool ipv6 = spec->l3 == TGSO_L3_IPV6 || spec->l3 == TGSO_L3_IPV6_EXT;
-    size_t l4_hdr = spec->proto == IPPROTO_TCP ? TGSO_TCP_HDR_LEN : 8;
+    size_t l4_hdr = (spec->proto == IPPROTO_TCP ? TGSO_TCP_HDR_LEN
+                     : spec->proto == IPPROTO_SCTP ? TGSO_SCTP_HDR_LEN
+                     : 8);
     size_t l3_hdr, size, o;
     struct dp_packet *p;
     uint8_t *b;
@@ -207,6 +211,11 @@ tgso_build(const struct tgso_spec *spec, uint16_t segsz,
         put16(b + o + 14, 512);                 /* Window. */
         put16(b + o + 16, TGSO_TCP_CSUM_JUNK);
         memcpy(b + o + 20, ts, sizeof ts);
+    } else if (spec->proto == IPPROTO_SCTP) {
+        put16(b + o, 12345);
+        put16(b + o + 2, 3868);
+        put32(b + o + 4, 0xcafef00d);           /* Verification tag. */
+        put32(b + o + 8, 0x12345678);           /* Junk checksum. */
     } else {
         put16(b + o, 12345);
         put16(b + o + 2, 53);
@@ -239,6 +248,8 @@ tgso_build(const struct tgso_spec *spec, uint16_t segsz,
     }
     if (spec->proto == IPPROTO_TCP) {
         dp_packet_hwol_set_csum_tcp(p);
+    } else if (spec->proto == IPPROTO_SCTP) {
+        dp_packet_hwol_set_csum_sctp(p);
     } else {
         dp_packet_hwol_set_csum_udp(p);
     }
@@ -1055,7 +1066,45 @@ tgso_csum_case(const char *name, enum tgso_l2 l2, enum tgso_l3 l3,
     dp_packet_delete(p);
 }
 
-/* csum tcp|udp */
+/* gso_complete_csum() on an SCTP packet whose CRC32c is left to offload:
+ * the result must be OVS's crc32c() over the SCTP packet with a zero
+ * checksum field, as packet_set_sctp_port() keeps it. */
+static void
+tgso_csum_sctp(const char *name, enum tgso_l3 l3)
+{
+    struct tgso_spec spec = {
+        .l2 = TGSO_L2_ETH, .l3 = l3, .proto = IPPROTO_SCTP,
+        .payload_len = 333,
+    };
+    struct tgso_layout lay;
+    struct dp_packet *p;
+    uint8_t *b, *orig;
+    ovs_be32 want;
+    int error;
+
+    p = tgso_build(&spec, 0, &lay);
+    b = dp_packet_data(p);
+    orig = xmemdup(b, dp_packet_size(p));
+    memset(orig + lay.l4_ofs + 8, 0, 4);
+    want = crc32c(orig + lay.l4_ofs, lay.end_ofs - lay.l4_ofs);
+    memcpy(orig + lay.l4_ofs + 8, &want, 4);
+
+    error = gso_complete_csum(p);
+    b = dp_packet_data(p);
+    tgso_check_unchanged(name, p, orig, lay.end_ofs,
+                         lay.is_ipv6 ? lay.end_ofs : lay.l3_ofs + 10, 0);
+    if (memcmp(b + lay.l4_ofs + 8, &want, 4)) {
+        test_fail("%s: wrong CRC32c", name);
+    }
+    if (*dp_packet_ol_flags_ptr(p) & DP_PACKET_OL_TX_L4_MASK) {
+        test_fail("%s: checksum offload flag left", name);
+    }
+    printf("%s: %s, crc32c matches\n", name, test_errno_name(error));
+    free(orig);
+    dp_packet_delete(p);
+}
+
+/* csum tcp|udp|sctp|mismatch */
 static void
 cmd_csum(int argc, char *argv[])
 {
@@ -1084,6 +1133,9 @@ cmd_csum(int argc, char *argv[])
                        IPPROTO_UDP, true, true);
         tgso_csum_case("eth ipv6 udp, zero sum", TGSO_L2_ETH, TGSO_L3_IPV6,
                        IPPROTO_UDP, true, true);
+    } else if (!strcmp(argv[2], "sctp")) {
+        tgso_csum_sctp("eth ipv4 sctp", TGSO_L3_IPV4);
+        tgso_csum_sctp("eth ipv6 sctp", TGSO_L3_IPV6);
     } else if (!strcmp(argv[2], "mismatch")) {
         /* A TCP checksum request on a UDP packet, and a request on a
          * truncated packet, are refused; flags go either way. */
