@@ -15,7 +15,9 @@ TESTSUITE_AT = \
 	tests/percpu-dpdk.at \
 	tests/percpu-gro.at \
 	tests/percpu-ipip-port.at \
-	tests/percpu-ipf.at
+	tests/percpu-ipf.at \
+	tests/percpu-gso.at \
+	tests/percpu-ip-fragment.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
 DISTCLEANFILES = tests/atconfig tests/atlocal
@@ -65,3 +67,13 @@ noinst_PROGRAMS += tests/test-ipf-cpu
 tests_test_ipf_cpu_SOURCES = tests/test-ipf-cpu.c
 tests_test_ipf_cpu_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_ipf_cpu_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+noinst_PROGRAMS += tests/test-gso
+tests_test_gso_SOURCES = tests/test-gso.c tests/test-pkt.h
+tests_test_gso_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_gso_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+noinst_PROGRAMS += tests/test-ip-fragment
+tests_test_ip_fragment_SOURCES = tests/test-ip-fragment.c tests/test-pkt.h
+tests_test_ip_fragment_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_ip_fragment_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
