@@ -27,6 +27,7 @@
 #include "dpif-netdev.h"
 #include "flow-table.h"
 #include "netdev.h"
+#include "netdev-ipip.h"
 #include "openvswitch/vlog.h"
 #include "ovs-numa.h"
 #include "ovs-rcu.h"
@@ -34,6 +35,7 @@
 #include "seq.h"
 #include "smap.h"
 #include "util.h"
+#include "vport-ipip.h"
 
 VLOG_DEFINE_THIS_MODULE(datapath);
 
@@ -145,6 +147,7 @@ datapath_free(struct datapath *dp)
         unlink_port(dp, port);
         dp_port_destroy(port);
     }
+    vport_ipip_publish_endpoints(dp);
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     flow_table_destroy(dp->table);
@@ -262,6 +265,9 @@ datapath_add_port(struct datapath *dp, const char *name, const char *type,
     if (error) {
         goto out;
     }
+    if (netdev_is_ipip(port->netdev)) {
+        port->ipip = vport_ipip_create(port, dp->n_thread_slots);
+    }
     /* Nobody polls or sends on the port yet, so it can be set up here. */
     error = dp_port_reconfigure(port, dp->n_thread_slots);
     if (error) {
@@ -277,6 +283,7 @@ datapath_add_port(struct datapath *dp, const char *name, const char *type,
     port->sf = sf;
 
     cmap_insert(&dp->ports, &port->node, hash_port_no(port_no));
+    vport_ipip_publish_endpoints(dp);
     seq_change(dp->port_seq);
     datapath_reconfigure(dp);
     *port_nop = port_no;
@@ -301,7 +308,9 @@ datapath_del_port(struct datapath *dp, odp_port_t port_no)
     port = datapath_lookup_port(dp, port_no);
     if (port) {
         unlink_port(dp, port);
-        /* Once every thread has reloaded, none can reach 'port'. */
+        vport_ipip_publish_endpoints(dp);
+        /* Once every thread has reloaded, none can reach 'port', nor the
+         * endpoint table that led to it. */
         datapath_reconfigure(dp);
         dp_port_destroy(port);
     } else {
@@ -715,11 +724,17 @@ needs_reconfigure(struct datapath *dp)
 void
 datapath_run(struct datapath *dp)
 {
+    struct dp_port *port;
+
     ovs_mutex_lock(&dp->reconfig_mutex);
     if (needs_reconfigure(dp)) {
         dp->last_reconfigure_seq = seq_read(dp->reconfigure_seq);
         datapath_reconfigure(dp);
     }
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        dp_port_refresh_link(port);
+    }
+    vport_ipip_run(dp);
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     ovs_mutex_lock(&dp->non_pmd_mutex);

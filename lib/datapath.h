@@ -42,6 +42,7 @@
 
 struct dp_port;
 struct flow_table;
+struct ipip_endpoints;
 struct pmd_thread;
 struct seq;
 struct smap;
@@ -71,6 +72,12 @@ struct datapath {
     struct seq *port_seq;       /* Changes when a port is added or deleted. */
 
     struct flow_table *table;   /* The shared megaflow table. */
+
+    /* Where IPIP packets addressed to this host are decapsulated: built by
+     * the main thread under 'reconfig_mutex' from the ipip ports, read by
+     * the forwarding threads under RCU.  NULL while there is no ipip
+     * port.  See vport-ipip.h. */
+    OVSRCU_TYPE(struct ipip_endpoints *) ipip_endpoints;
 
     /* Upcalls: readers are the forwarding threads that miss; the write lock
      * is held while upcalls are disabled. */

@@ -32,12 +32,10 @@
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/vlog.h"
 #include "pmd.h"
+#include "tunnel-neigh.h"
+#include "vport-ipip.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_actions);
-
-/* Deepest recirculation allowed, as in dpif-netdev: a loop of recirculations
- * must end. */
-#define DP_MAX_RECIRC_DEPTH 6
 
 /* Stack space for the actions one userspace action upcall returns. */
 #define DP_USERSPACE_ACTIONS_STUB 512
@@ -65,7 +63,7 @@ dp_actions_flush(struct pmd_thread *t)
         struct pmd_tx_queue *q = &t->tx_queues[i];
 
         if (!dp_packet_batch_is_empty(&q->batch)) {
-            dp_port_send(q->port, t->index, &q->batch);
+            dp_port_send(q->port, t->index, &q->batch, &t->gso_stats);
         }
     }
     t->n_tx_queues = 0;
@@ -100,6 +98,23 @@ add_tx_queue(struct pmd_thread *t, struct dp_port *port)
     return q;
 }
 
+/* Outputs 'batch' to ipip port 'port': encapsulated, it re-enters the
+ * datapath through the underlay bridge. */
+static void
+execute_tunnel_output(struct pmd_thread *t, struct dp_port *port,
+                      struct dp_packet_batch *batch, bool should_steal)
+{
+    struct dp_packet_batch copy;
+
+    if (!should_steal) {
+        dp_packet_batch_clone(&copy, batch);
+        dp_packet_batch_reset_cutlen(batch);
+        batch = &copy;
+    }
+    dp_packet_batch_apply_cutlen(batch);
+    vport_ipip_send(t, port, batch);
+}
+
 /* Outputs 'batch' to the port the output action 'a' names.  The packets
  * are queued, already truncated, and sent when 't' next flushes, so that
  * the packets of many megaflows that leave by one port go out in one
@@ -122,9 +137,13 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
         }
         if (OVS_UNLIKELY(port->is_tunnel)) {
             VLOG_WARN_RL(&rl, "packet dropped: output to tunnel port %s "
-                         "(%s): ovs-percpu does not encapsulate yet",
-                         netdev_get_name(port->netdev), port->type);
+                         "(%s): ovs-percpu does not carry this tunnel "
+                         "type", netdev_get_name(port->netdev), port->type);
             drop_batch(t, batch, should_steal, PMD_DROP_TUNNEL);
+            return;
+        }
+        if (port->ipip) {
+            execute_tunnel_output(t, port, batch, should_steal);
             return;
         }
         q = add_tx_queue(t, port);
@@ -137,9 +156,12 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
         batch = &copy;
     }
     dp_packet_batch_apply_cutlen(batch);
+    if (OVS_UNLIKELY(q->port->is_internal)) {
+        tunnel_neigh_snoop(q->port, batch);
+    }
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
         if (OVS_UNLIKELY(dp_packet_batch_is_full(&q->batch))) {
-            dp_port_send(q->port, t->index, &q->batch);
+            dp_port_send(q->port, t->index, &q->batch, &t->gso_stats);
             dp_packet_batch_init(&q->batch);
         }
         dp_packet_batch_add(&q->batch, packet);

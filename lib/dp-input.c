@@ -32,6 +32,7 @@
 #include "hash.h"
 #include "random.h"
 #include "util.h"
+#include "vport-ipip.h"
 
 /* Packets of one batch that hit the same megaflow. */
 struct flow_batch {
@@ -174,12 +175,14 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
     size_t n_packets = dp_packet_batch_size(batch);
     size_t n = 0;
     unsigned long miss_map = 0;
+    const struct ipip_endpoints *tunnels;
     uint32_t insert_min;
     bool use_emc;
 
     BUILD_ASSERT(NETDEV_MAX_BURST <= FLOW_TABLE_MAX_BATCH);
     atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
     use_emc = emc_lookup_wanted(t, insert_min);
+    tunnels = ovsrcu_get(struct ipip_endpoints *, &t->dp->ipip_endpoints);
 
     for (size_t i = 0; i < n_packets; i++) {
         struct dp_packet *packet = batch->packets[i];
@@ -191,6 +194,12 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
         if (OVS_UNLIKELY(dp_packet_size(packet) < ETH_HEADER_LEN)) {
             pmd_counter_add(t, PMD_DROP_SHORT, 1);
             dp_packet_delete(packet);
+            continue;
+        }
+        if (OVS_UNLIKELY(tunnels)
+            && vport_ipip_catch(t, tunnels, packet,
+                                md_is_valid ? packet->md.in_port.odp_port
+                                            : in_port)) {
             continue;
         }
         if (!md_is_valid) {
@@ -267,6 +276,41 @@ dp_input_batch(struct pmd_thread *t, struct dp_packet_batch *batch,
 {
     dp_input__(t, batch, false, in_port);
     dp_actions_flush(t);
+}
+
+/* Ends a round of 't': the packets its tunnel vports decapsulated in the
+ * round go through the lookup, then all queued output is sent. */
+void
+dp_input_finish_round(struct pmd_thread *t)
+{
+    vport_ipip_flush(t);
+    dp_actions_flush(t);
+}
+
+/* Forwards 'batch', decapsulated by a tunnel vport, whose packets' metadata
+ * says so.  Takes ownership of the packets. */
+void
+dp_input_tunnel(struct pmd_thread *t, struct dp_packet_batch *batch)
+{
+    dp_input__(t, batch, true, ODPP_NONE);
+}
+
+/* Forwards 'batch', encapsulated frames or ARP requests that a tunnel vport
+ * sends into its underlay bridge, with metadata naming the bridge's local
+ * port as the input port.  Counts as a recirculation for the depth limit:
+ * a tunnel routed into itself must end.  Takes ownership of the packets. */
+void
+dp_input_inject(struct pmd_thread *t, struct dp_packet_batch *batch)
+{
+    if (OVS_UNLIKELY(t->recirc_depth >= DP_MAX_RECIRC_DEPTH)) {
+        pmd_counter_add(t, PMD_DROP_RECIRC_DEPTH,
+                        dp_packet_batch_size(batch));
+        dp_packet_delete_batch(batch, true);
+        return;
+    }
+    t->recirc_depth++;
+    dp_input__(t, batch, true, ODPP_NONE);
+    t->recirc_depth--;
 }
 
 /* Forwards 'batch' again after a recirculation action set its packets'

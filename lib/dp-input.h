@@ -31,5 +31,12 @@ struct pmd_thread;
 void dp_input_batch(struct pmd_thread *, struct dp_packet_batch *,
                     odp_port_t in_port);
 void dp_input_recirculate(struct pmd_thread *, struct dp_packet_batch *);
+void dp_input_tunnel(struct pmd_thread *, struct dp_packet_batch *);
+void dp_input_inject(struct pmd_thread *, struct dp_packet_batch *);
+void dp_input_finish_round(struct pmd_thread *);
+
+/* Deepest nesting of recirculations and tunnel re-entries allowed, as in
+ * dpif-netdev: a loop must end. */
+#define DP_MAX_RECIRC_DEPTH 6
 
 #endif /* dp-input.h */

@@ -21,10 +21,14 @@
 
 #include "dp-packet.h"
 #include "flow.h"
+#include "gso.h"
 #include "netdev.h"
+#include "netdev-ipip.h"
+#include "netdev-provider.h"
 #include "openvswitch/vlog.h"
 #include "smap.h"
 #include "util.h"
+#include "vport-ipip.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_port);
 
@@ -57,10 +61,14 @@ dp_port_create(const char *name, const char *type, odp_port_t port_no,
     port->netdev = netdev;
     port->type = xstrdup(type);
     port->is_pmd = netdev_is_pmd(netdev);
-    port->is_tunnel = netdev_get_tunnel_config(netdev) != NULL;
+    port->is_internal = !strcmp(type, "tap") || !strcmp(type, "internal")
+                        || !strcmp(type, "dummy-internal");
+    port->is_tunnel = (netdev_get_tunnel_config(netdev) != NULL
+                       && !netdev_is_ipip(netdev));
+    dp_port_refresh_link(port);
     if (port->is_tunnel) {
-        VLOG_INFO("%s: tunnel port of type %s: ovs-percpu does not "
-                  "encapsulate yet, so packets output to it are dropped "
+        VLOG_INFO("%s: tunnel port of type %s: ovs-percpu carries only "
+                  "ipip tunnels yet, so packets output to it are dropped "
                   "and counted", name, type);
     }
     port->need_reconfigure = true;
@@ -87,6 +95,7 @@ dp_port_destroy(struct dp_port *port)
         return;
     }
     close_rxqs(port);
+    vport_ipip_destroy(port->ipip);
     netdev_restore_flags(port->sf);
     netdev_close(port->netdev);
     free(port->type);
@@ -175,14 +184,14 @@ send_by_hash(struct dp_port *port, struct dp_packet_batch *batch)
     }
 }
 
-/* Transmits 'batch' on 'port' and takes ownership of its packets.  Each
- * forwarding thread uses its own transmit queue when the netdev has enough;
- * otherwise threads share queues and the netdev serializes them. */
-void
-dp_port_send(struct dp_port *port, unsigned thread_index,
-             struct dp_packet_batch *batch)
+/* Transmits 'batch', whose packets 'port''s netdev can all take as they
+ * are, on 'port'.  Each forwarding thread uses its own transmit queue when
+ * the netdev has enough; otherwise threads share queues and the netdev
+ * serializes them. */
+static void
+send_batch(struct dp_port *port, unsigned thread_index,
+           struct dp_packet_batch *batch)
 {
-    dp_packet_batch_apply_cutlen(batch);
     if (port->tx_hash) {
         send_by_hash(port, batch);
     } else {
@@ -190,6 +199,114 @@ dp_port_send(struct dp_port *port, unsigned thread_index,
 
         netdev_send(port->netdev, thread_index % port->n_txq, batch,
                     concurrent);
+    }
+}
+
+/* Returns the checksum offload flag 'port''s netdev needs for 'packet''s
+ * partial L4 checksum, or 0 if it has none. */
+static uint64_t
+csum_offload_needed(const struct dp_packet *packet_)
+{
+    /* OVS 3.1's dp_packet_hwol_l4_is_udp() takes a non-const packet. */
+    struct dp_packet *packet = CONST_CAST(struct dp_packet *, packet_);
+
+    if (!dp_packet_hwol_l4_mask(packet)) {
+        return 0;
+    }
+    return (dp_packet_hwol_l4_is_tcp(packet) ? NETDEV_TX_OFFLOAD_TCP_CKSUM
+            : dp_packet_hwol_l4_is_udp(packet) ? NETDEV_TX_OFFLOAD_UDP_CKSUM
+            : NETDEV_TX_OFFLOAD_SCTP_CKSUM);
+}
+
+/* Returns true if some packet of 'batch' needs an offload, segmentation or a
+ * checksum, that the netdev with offload flags 'ol_flags' lacks. */
+static bool
+needs_software_offload(const struct dp_packet_batch *batch,
+                       uint64_t ol_flags)
+{
+    const struct dp_packet *packet;
+
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        uint64_t csum = csum_offload_needed(packet);
+
+        if ((dp_packet_hwol_is_tso(packet)
+             && !(ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO))
+            || (csum && !(ol_flags & csum))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Where software segmentation sends: one port, from one thread. */
+struct port_sink {
+    struct dp_port *port;
+    unsigned thread_index;
+};
+
+static void
+send_segments(struct dp_packet_batch *batch, void *sink_)
+{
+    struct port_sink *sink = sink_;
+
+    send_batch(sink->port, sink->thread_index, batch);
+    dp_packet_batch_init(batch);
+}
+
+/* Sends 'batch' on 'port' after doing in software what its netdev cannot:
+ * segmenting TSO packets (which OVS 3.1's netdev_send() would drop with "No
+ * TSO support") and completing partial checksums.  Segments are no larger
+ * than the size GRO recorded, nor than the port's MTU allows. */
+static void
+send_with_software_offload(struct dp_port *port, unsigned thread_index,
+                           struct dp_packet_batch *batch,
+                           struct gso_stats *stats)
+{
+    uint64_t ol_flags = port->netdev->ol_flags;
+    struct port_sink sink = { port, thread_index };
+    struct dp_packet_batch out;
+    struct gso_output output = {
+        .batch = &out, .flush = send_segments, .aux = &sink,
+    };
+    struct dp_packet *packet;
+    struct eth_addr mac;
+    int mtu;
+
+    dp_port_get_link(port, &mac, &mtu);
+    dp_packet_batch_init(&out);
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        uint64_t csum = csum_offload_needed(packet);
+
+        if (dp_packet_hwol_is_tso(packet)
+            && !(ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO)) {
+            gso_segment(packet, gso_segsz_for_mtu(packet, mtu), &output,
+                        stats);
+            continue;
+        }
+        if (csum && !(ol_flags & csum)) {
+            gso_complete_csum(packet);
+        }
+        gso_output_put(&output, packet);
+    }
+    dp_packet_batch_init(batch);
+    if (!dp_packet_batch_is_empty(&out)) {
+        send_batch(port, thread_index, &out);
+    }
+}
+
+/* Transmits 'batch' on 'port' and takes ownership of its packets.  What the
+ * netdev cannot offload is done in software first; 'stats' is the calling
+ * thread's account of it. */
+void
+dp_port_send(struct dp_port *port, unsigned thread_index,
+             struct dp_packet_batch *batch, struct gso_stats *stats)
+{
+    dp_packet_batch_apply_cutlen(batch);
+    if (OVS_UNLIKELY(needs_software_offload(batch,
+                                            port->netdev->ol_flags))) {
+        send_with_software_offload(port, thread_index, batch, stats);
+    } else {
+        send_batch(port, thread_index, batch);
     }
 }
 
@@ -220,4 +337,31 @@ dp_port_set_config(struct dp_port *port, const struct smap *cfg,
                   netdev_get_name(port->netdev), hash ? "hash" : "thread");
         *changed = true;
     }
+}
+
+/* Reads 'port''s MAC and MTU from its netdev, for dp_port_get_link().
+ * Main thread. */
+void
+dp_port_refresh_link(struct dp_port *port)
+{
+    struct eth_addr mac = eth_addr_zero;
+    int mtu = ETH_PAYLOAD_MAX;
+
+    netdev_get_etheraddr(port->netdev, &mac);
+    netdev_get_mtu(port->netdev, &mtu);
+    atomic_store_relaxed(&port->link_mac, eth_addr_to_uint64(mac));
+    atomic_store_relaxed(&port->link_mtu, mtu);
+}
+
+/* Returns in '*mac' and '*mtu' 'port''s MAC and MTU as the main thread last
+ * read them.  Any thread; takes no lock, unlike the netdev's own getters. */
+void
+dp_port_get_link(const struct dp_port *port, struct eth_addr *mac, int *mtu)
+{
+    uint64_t mac64;
+
+    atomic_read_relaxed(&CONST_CAST(struct dp_port *, port)->link_mac,
+                        &mac64);
+    eth_addr_from_uint64(mac64, mac);
+    atomic_read_relaxed(&CONST_CAST(struct dp_port *, port)->link_mtu, mtu);
 }

@@ -29,12 +29,16 @@
 
 #include "cmap.h"
 #include "openvswitch/types.h"
+#include "ovs-atomic.h"
+#include "packets.h"
 
 struct dp_packet_batch;
+struct gso_stats;
 struct netdev;
 struct netdev_rxq;
 struct netdev_saved_flags;
 struct smap;
+struct vport_ipip;
 
 struct dp_port {
     struct cmap_node node;          /* In datapath 'ports', by port number. */
@@ -43,7 +47,17 @@ struct dp_port {
     char *type;                     /* Port type, as dpif_port reports it. */
     struct netdev_saved_flags *sf;  /* Flags to restore on deletion. */
     bool is_pmd;                    /* Polled by PMD threads? */
-    bool is_tunnel;                 /* An OVS tunnel vport (vxlan, gre...)? */
+    bool is_tunnel;                 /* A tunnel port of a type this datapath
+                                     * does not carry (vxlan, gre...)? */
+    bool is_internal;               /* A bridge's local port? */
+    struct vport_ipip *ipip;        /* If an "ipip" port, its datapath side;
+                                     * see vport-ipip.h. */
+
+    /* The netdev's MAC and MTU, as the main thread last read them, for the
+     * forwarding threads that send tunnel packets out of this port: read
+     * with dp_port_get_link(). */
+    atomic_uint64_t link_mac;
+    atomic_int link_mtu;
     bool need_reconfigure;          /* Must reopen its queues. */
     int n_rxq;                      /* Number of elements in 'rxqs'. */
     struct netdev_rxq **rxqs;       /* Open receive queues. */
@@ -63,8 +77,11 @@ void dp_port_destroy(struct dp_port *);
 int dp_port_reconfigure(struct dp_port *, int n_tx_threads);
 bool dp_port_needs_reconfigure(const struct dp_port *);
 void dp_port_send(struct dp_port *, unsigned thread_index,
-                  struct dp_packet_batch *);
+                  struct dp_packet_batch *, struct gso_stats *);
 void dp_port_set_config(struct dp_port *, const struct smap *cfg,
                         bool *changed);
+void dp_port_refresh_link(struct dp_port *);
+void dp_port_get_link(const struct dp_port *, struct eth_addr *mac,
+                      int *mtu);
 
 #endif /* dp-port.h */

@@ -18,6 +18,8 @@
 #include "dp-unixctl.h"
 
 #include "datapath.h"
+#include "dp-input.h"
+#include "dp-packet.h"
 #include "dp-port.h"
 #include "dpif-netdev.h"
 #include "dpif-percpu.h"
@@ -25,12 +27,14 @@
 #include "flow-table.h"
 #include "netdev.h"
 #include "odp-util.h"
+#include "packets.h"
 #include "openvswitch/dynamic-string.h"
 #include "ovs-thread.h"
 #include "pmd.h"
 #include "timeval.h"
 #include "unixctl.h"
 #include "util.h"
+#include "vport-ipip.h"
 
 /* Finds the datapath named by the optional first argument of a command, or
  * replies with an error and returns NULL. */
@@ -241,6 +245,79 @@ pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
     ds_destroy(&s);
 }
 
+/* The tunnel counters, as tunnel-stats-show names them. */
+static const struct {
+    enum pmd_counter counter;
+    const char *name;
+} tunnel_counters[] = {
+    { PMD_TNL_RX_DECAP, "decapsulated" },
+    { PMD_TNL_RX_FRAGMENTS, "outer fragments received" },
+    { PMD_TNL_RX_REASSEMBLED, "outer datagrams reassembled" },
+    { PMD_TNL_TX_ENCAP, "encapsulated" },
+    { PMD_TNL_TX_FRAGMENTED, "outer packets fragmented" },
+    { PMD_TNL_TX_ICMP_FRAG_NEEDED, "icmp fragmentation needed sent" },
+    { PMD_TNL_TX_ARP_REQUESTS, "arp requests sent" },
+    { PMD_TNL_DROP_BAD_HEADER, "drop bad outer header" },
+    { PMD_TNL_DROP_TRUNCATED, "drop truncated" },
+    { PMD_TNL_DROP_BAD_CSUM, "drop bad outer checksum" },
+    { PMD_TNL_DROP_NOT_IPV4, "drop inner not ipv4" },
+    { PMD_TNL_DROP_ECN, "drop ecn" },
+    { PMD_TNL_DROP_GRO_BACKLOG, "drop gro backlog" },
+    { PMD_TNL_DROP_NO_ROUTE, "drop no route" },
+    { PMD_TNL_DROP_NO_UNDERLAY, "drop route not to a bridge" },
+    { PMD_TNL_DROP_NO_NEIGH, "drop next hop unresolved" },
+    { PMD_TNL_DROP_TX_INVALID, "drop not ipv4 or no destination" },
+    { PMD_TNL_DROP_TOO_BIG, "drop too big" },
+};
+
+static void
+format_tunnel_counters(struct ds *s, const uint64_t c[PMD_N_COUNTERS])
+{
+    for (size_t i = 0; i < ARRAY_SIZE(tunnel_counters); i++) {
+        ds_put_format(s, "  %s: %"PRIu64"\n", tunnel_counters[i].name,
+                      c[tunnel_counters[i].counter]);
+    }
+}
+
+/* dpif-percpu/tunnel-stats-show: the tunnel vports' counters per thread and
+ * in total, then each ipip port's GRO cells. */
+static void
+tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
+                  void *aux OVS_UNUSED)
+{
+    struct datapath *dp = find_datapath(conn, argc, argv, 1);
+    uint64_t total[PMD_N_COUNTERS] = { 0 };
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (!dp) {
+        return;
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    for (size_t i = 1; i <= dp->n_thread_slots; i++) {
+        const struct pmd_thread *t = datapath_thread(dp,
+                                                     i % dp->n_thread_slots);
+        uint64_t c[PMD_N_COUNTERS];
+
+        if (!t) {
+            continue;
+        }
+        pmd_thread_read_counters(t, c);
+        format_thread(&s, t);
+        ds_put_cstr(&s, ":\n");
+        format_tunnel_counters(&s, c);
+        for (size_t j = 0; j < PMD_N_COUNTERS; j++) {
+            total[j] += c[j];
+        }
+    }
+    ds_put_cstr(&s, "total:\n");
+    format_tunnel_counters(&s, total);
+    ds_put_cstr(&s, "gro:\n");
+    vport_ipip_format_gro_stats(&s, dp, NULL);
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
 static void
 flow_stats_fail_alloc(struct unixctl_conn *conn, int argc OVS_UNUSED,
                       const char *argv[], void *aux OVS_UNUSED)
@@ -256,12 +333,67 @@ flow_stats_fail_alloc(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, NULL);
 }
 
+/* dpif-percpu/receive-batch DP PORT HEX...: forwards the packets given in
+ * hex as one batch received on PORT by the main thread's context, then ends
+ * the round.  netdev-dummy/receive hands a thread one packet per round,
+ * which cannot show what a thread does with a batch (GRO merges within a
+ * round). */
+static void
+receive_batch(struct unixctl_conn *conn, int argc, const char *argv[],
+              void *aux OVS_UNUSED)
+{
+    struct datapath *dp = dpif_percpu_find_datapath(argv[1]);
+    struct dp_packet_batch batch;
+    struct pmd_thread *t;
+    struct dp_port *port;
+
+    if (!dp) {
+        unixctl_command_reply_error(conn, "no such datapath");
+        return;
+    }
+    if (argc - 3 > NETDEV_MAX_BURST) {
+        unixctl_command_reply_error(conn, "too many packets for a batch");
+        return;
+    }
+    dp_packet_batch_init(&batch);
+    for (int i = 3; i < argc; i++) {
+        struct dp_packet *packet;
+        const char *error = eth_from_hex(argv[i], &packet);
+
+        if (error) {
+            dp_packet_delete_batch(&batch, true);
+            unixctl_command_reply_error(conn, error);
+            return;
+        }
+        dp_packet_batch_add(&batch, packet);
+    }
+
+    /* Ports are deleted only by the main thread, which this is. */
+    port = datapath_find_port_by_name(dp, argv[2]);
+    if (!port) {
+        dp_packet_delete_batch(&batch, true);
+        unixctl_command_reply_error(conn, "no such port");
+        return;
+    }
+    ovs_mutex_lock(&dp->non_pmd_mutex);
+    t = datapath_thread(dp, 0);
+    t->now = time_msec();
+    pmd_counter_add(t, PMD_RX_PACKETS, dp_packet_batch_size(&batch));
+    dp_input_batch(t, &batch, port->port_no);
+    dp_input_finish_round(t);
+    ovs_mutex_unlock(&dp->non_pmd_mutex);
+    unixctl_command_reply(conn, NULL);
+}
+
 /* Registers the commands that only tests need. */
 void
 dp_unixctl_register_test_commands(void)
 {
     unixctl_command_register("dpif-percpu/flow-stats-fail-alloc", "on|off",
                              1, 1, flow_stats_fail_alloc, NULL);
+    unixctl_command_register("dpif-percpu/receive-batch",
+                             "dp port packet...", 3, INT_MAX,
+                             receive_batch, NULL);
 }
 
 /* Registers the commands, once however many classes call it. */
@@ -281,5 +413,7 @@ dp_unixctl_register(void)
                              0, 1, pmd_stats_clear, NULL);
     unixctl_command_register("dpif-percpu/pmd-rxq-show", "[dp]",
                              0, 1, pmd_rxq_show, NULL);
+    unixctl_command_register("dpif-percpu/tunnel-stats-show", "[dp]",
+                             0, 1, tunnel_stats_show, NULL);
     ovsthread_once_done(&once);
 }

@@ -22,6 +22,7 @@
 
 #include "datapath.h"
 #include "dp-actions.h"
+#include "dp-input.h"
 #include "dp-log.h"
 #include "dp-packet.h"
 #include "dp-port.h"
@@ -706,7 +707,7 @@ execute(struct datapath *dp, struct dpif_execute *execute)
     dp_packet_batch_init_packet(&batch, dp_packet_clone(packet));
     dp_actions_execute(t, &batch, false, execute->actions,
                        execute->actions_len);
-    dp_actions_flush(t);
+    dp_input_finish_round(t);
     if (t->index == 0) {
         ovs_mutex_unlock(&dp->non_pmd_mutex);
     }

@@ -26,6 +26,7 @@
 #include "dpif-netdev.h"
 #include "flow-cache.h"
 #include "flow-table.h"
+#include "ipf-cpu.h"
 #include "netdev.h"
 #include "dpdk.h"
 #include "openvswitch/vlog.h"
@@ -110,6 +111,7 @@ pmd_thread_destroy(struct pmd_thread *t)
     }
     flow_cache_destroy(t->cache);
     flow_table_ranking_destroy(t->ranking);
+    ipf_cpu_destroy(t->ipf);
     free(t->polls);
     free(t->next_polls);
     free_cacheline(t);
@@ -136,6 +138,13 @@ poll_round(struct pmd_thread *t)
             pmd_counter_add(t, PMD_RX_PACKETS, n);
             dp_input_batch(t, &batch, poll->port->port_no);
         }
+    }
+    if (t->n_active_tunnels) {
+        /* The end of the round for the tunnels' GRO cells. */
+        dp_input_finish_round(t);
+    }
+    if (OVS_UNLIKELY(t->ipf) && !n_packets) {
+        ipf_cpu_run(t->ipf, time_msec());
     }
     if (!n_packets || !(++t->sweep_countdown % PMD_BUSY_SWEEP_INTERVAL)) {
         flow_cache_sweep(t->cache);

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "dp-packet.h"
+#include "gso.h"
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/thread.h"
 #include "openvswitch/types.h"
@@ -41,6 +42,8 @@
 
 struct datapath;
 struct dp_port;
+struct ipf_cpu;
+struct vport_ipip_rx;
 struct ds;
 struct flow_cache;
 struct flow_table_ranking;
@@ -59,7 +62,29 @@ enum pmd_counter {
     PMD_DROP_RECIRC_DEPTH,      /* Dropped: recirculated too deeply. */
     PMD_DROP_NO_PORT,           /* Dropped: output to a missing port. */
     PMD_DROP_UNSUPPORTED,       /* Dropped: action this datapath lacks. */
-    PMD_DROP_TUNNEL,            /* Dropped: output to a tunnel port. */
+    PMD_DROP_TUNNEL,            /* Dropped: output to a tunnel port of a
+                                 * type this datapath lacks. */
+
+    /* IPIP tunnel vports (vport-ipip.c). */
+    PMD_TNL_RX_DECAP,           /* Packets decapsulated. */
+    PMD_TNL_RX_FRAGMENTS,       /* Outer fragments given to reassembly. */
+    PMD_TNL_RX_REASSEMBLED,     /* Outer datagrams reassembled. */
+    PMD_TNL_DROP_BAD_HEADER,    /* Outer IPv4 header malformed. */
+    PMD_TNL_DROP_TRUNCATED,     /* Shorter than its headers say. */
+    PMD_TNL_DROP_BAD_CSUM,      /* Outer IPv4 header checksum wrong. */
+    PMD_TNL_DROP_NOT_IPV4,      /* Inner packet not IPv4. */
+    PMD_TNL_DROP_ECN,           /* Outer CE on a not-ECT inner (RFC 6040). */
+    PMD_TNL_DROP_GRO_BACKLOG,   /* GRO cell backlog full. */
+    PMD_TNL_TX_ENCAP,           /* Packets encapsulated. */
+    PMD_TNL_TX_FRAGMENTED,      /* Outer packets sent as fragments. */
+    PMD_TNL_TX_ICMP_FRAG_NEEDED,/* Too big with DF: ICMP sent back. */
+    PMD_TNL_TX_ARP_REQUESTS,    /* ARP requests sent for a next hop. */
+    PMD_TNL_DROP_NO_ROUTE,      /* No route to the remote endpoint. */
+    PMD_TNL_DROP_NO_UNDERLAY,   /* Route's device is not a port here. */
+    PMD_TNL_DROP_NO_NEIGH,      /* Next hop's MAC not known yet. */
+    PMD_TNL_DROP_TX_INVALID,    /* Not an IPv4 packet, or no IPv4
+                                 * tunnel destination. */
+    PMD_TNL_DROP_TOO_BIG,       /* Too big, and cannot be fragmented. */
     PMD_BUSY_CYCLES,            /* TSC cycles in rounds that got packets. */
     PMD_IDLE_CYCLES,            /* TSC cycles in rounds that got none. */
     PMD_N_COUNTERS
@@ -104,6 +129,25 @@ struct pmd_thread {
     uint32_t emc_skip_batches;  /* Batches left to forward without it. */
     struct pmd_tx_queue tx_queues[PMD_MAX_TX_QUEUES]; /* Pending output. */
     size_t n_tx_queues;         /* Elements of 'tx_queues' in use. */
+
+    /* Tunnel receive: the vports' receive cells (GRO cells and plain
+     * batches) that this thread filled in the current round, flushed into
+     * the flow lookup at the round's end.  See vport-ipip.h. */
+#define PMD_MAX_ACTIVE_TUNNELS 16
+    struct vport_ipip_rx *active_tunnels[PMD_MAX_ACTIVE_TUNNELS];
+    size_t n_active_tunnels;
+    struct ipf_cpu *ipf;        /* Outer fragment reassembly, or NULL. */
+    struct gso_stats gso_stats; /* Software segmentation. */
+    uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
+
+    /* When this thread last sent an ARP request for a next hop, so that a
+     * burst of packets to an unresolved next hop sends one request a
+     * second, not one per packet. */
+#define PMD_ARP_HISTORY 8
+    struct {
+        ovs_be32 ip;
+        long long int sent;     /* Time sent, in ms. */
+    } arp_history[PMD_ARP_HISTORY];
     long long int now;          /* Time of the current round, in ms. */
     atomic_ullong counters[PMD_N_COUNTERS]; /* Written by this thread only. */
 

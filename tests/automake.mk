@@ -17,9 +17,12 @@ TESTSUITE_AT = \
 	tests/percpu-ipip-port.at \
 	tests/percpu-ipf.at \
 	tests/percpu-gso.at \
-	tests/percpu-ip-fragment.at
+	tests/percpu-ip-fragment.at \
+	tests/percpu-ipip.at \
+	tests/percpu-ipip-system.at
 TESTSUITE = $(srcdir)/tests/testsuite
-EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4
+EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
+	tests/ipip-packets.py
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
