@@ -25,6 +25,7 @@
 #include "dp-port.h"
 #include "dp-upcall.h"
 #include "flow.h"
+#include "gso.h"
 #include "netdev.h"
 #include "netlink.h"
 #include "odp-execute.h"
@@ -55,10 +56,32 @@ drop_batch(struct pmd_thread *t, struct dp_packet_batch *batch,
     }
 }
 
+/* Copies 't''s software segmentation statistics into its counters, where
+ * other threads may read them. */
+static void
+publish_gso_stats(struct pmd_thread *t)
+{
+    const struct gso_stats *g = &t->gso_stats;
+
+    atomic_store_relaxed(&t->counters[PMD_GSO_PACKETS], g->packets_segmented);
+    atomic_store_relaxed(&t->counters[PMD_GSO_SEGMENTS], g->segments_out);
+    atomic_store_relaxed(&t->counters[PMD_GSO_DROP_NOT_TCP],
+                         g->drops[GSO_DROP_NOT_TCP]);
+    atomic_store_relaxed(&t->counters[PMD_GSO_DROP_MALFORMED],
+                         g->drops[GSO_DROP_MALFORMED]);
+    atomic_store_relaxed(&t->counters[PMD_GSO_DROP_TOO_MANY],
+                         g->drops[GSO_DROP_TOO_MANY_SEGS]);
+}
+
 /* Sends every packet queued for output by 't' since the last flush. */
 void
 dp_actions_flush(struct pmd_thread *t)
 {
+    uint64_t gso_packets = t->gso_stats.packets_segmented;
+    uint64_t gso_drops = (t->gso_stats.drops[GSO_DROP_NOT_TCP]
+                          + t->gso_stats.drops[GSO_DROP_MALFORMED]
+                          + t->gso_stats.drops[GSO_DROP_TOO_MANY_SEGS]);
+
     for (size_t i = 0; i < t->n_tx_queues; i++) {
         struct pmd_tx_queue *q = &t->tx_queues[i];
 
@@ -67,6 +90,13 @@ dp_actions_flush(struct pmd_thread *t)
         }
     }
     t->n_tx_queues = 0;
+    if (OVS_UNLIKELY(gso_packets != t->gso_stats.packets_segmented
+                     || gso_drops != (t->gso_stats.drops[GSO_DROP_NOT_TCP]
+                                      + t->gso_stats.drops[GSO_DROP_MALFORMED]
+                                      + t->gso_stats.drops[
+                                          GSO_DROP_TOO_MANY_SEGS]))) {
+        publish_gso_stats(t);
+    }
 }
 
 /* Returns the queue of packets 't' has for output on port 'port_no', or

@@ -63,6 +63,13 @@ dp_port_create(const char *name, const char *type, odp_port_t port_no,
     port->is_pmd = netdev_is_pmd(netdev);
     port->is_internal = !strcmp(type, "tap") || !strcmp(type, "internal")
                         || !strcmp(type, "dummy-internal");
+    /* OVS 3.1's AF_XDP netdev claims TSO and checksum offload once
+     * userspace-tso-enable is on, then transmits 64 kB frames and partial
+     * checksums as they are: TCP through it never connects.  Its frames get
+     * segmented and checksummed here instead. */
+    port->tx_offloads_untrusted = (!strcmp(netdev_get_type(netdev), "afxdp")
+                                   || !strcmp(netdev_get_type(netdev),
+                                              "afxdp-nonpmd"));
     port->is_tunnel = (netdev_get_tunnel_config(netdev) != NULL
                        && !netdev_is_ipip(netdev));
     dp_port_refresh_link(port);
@@ -260,9 +267,8 @@ send_segments(struct dp_packet_batch *batch, void *sink_)
 static void
 send_with_software_offload(struct dp_port *port, unsigned thread_index,
                            struct dp_packet_batch *batch,
-                           struct gso_stats *stats)
+                           struct gso_stats *stats, uint64_t ol_flags)
 {
-    uint64_t ol_flags = port->netdev->ol_flags;
     struct port_sink sink = { port, thread_index };
     struct dp_packet_batch out;
     struct gso_output output = {
@@ -301,10 +307,13 @@ void
 dp_port_send(struct dp_port *port, unsigned thread_index,
              struct dp_packet_batch *batch, struct gso_stats *stats)
 {
+    uint64_t ol_flags = (port->tx_offloads_untrusted
+                         ? 0 : port->netdev->ol_flags);
+
     dp_packet_batch_apply_cutlen(batch);
-    if (OVS_UNLIKELY(needs_software_offload(batch,
-                                            port->netdev->ol_flags))) {
-        send_with_software_offload(port, thread_index, batch, stats);
+    if (OVS_UNLIKELY(needs_software_offload(batch, ol_flags))) {
+        send_with_software_offload(port, thread_index, batch, stats,
+                                   ol_flags);
     } else {
         send_batch(port, thread_index, batch);
     }
@@ -348,7 +357,11 @@ dp_port_refresh_link(struct dp_port *port)
     int mtu = ETH_PAYLOAD_MAX;
 
     netdev_get_etheraddr(port->netdev, &mac);
-    netdev_get_mtu(port->netdev, &mtu);
+    if (netdev_get_mtu(port->netdev, &mtu) || mtu <= 0) {
+        /* A tap moved to another namespace cannot be asked; its frames
+         * are still sent, so assume Ethernet's MTU rather than none. */
+        mtu = ETH_PAYLOAD_MAX;
+    }
     atomic_store_relaxed(&port->link_mac, eth_addr_to_uint64(mac));
     atomic_store_relaxed(&port->link_mtu, mtu);
 }

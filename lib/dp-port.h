@@ -50,6 +50,8 @@ struct dp_port {
     bool is_tunnel;                 /* A tunnel port of a type this datapath
                                      * does not carry (vxlan, gre...)? */
     bool is_internal;               /* A bridge's local port? */
+    bool tx_offloads_untrusted;     /* Does the netdev claim transmit
+                                     * offloads it does not perform? */
     struct vport_ipip *ipip;        /* If an "ipip" port, its datapath side;
                                      * see vport-ipip.h. */
 

@@ -268,6 +268,11 @@ static const struct {
     { PMD_TNL_DROP_NO_NEIGH, "drop next hop unresolved" },
     { PMD_TNL_DROP_TX_INVALID, "drop not ipv4 or no destination" },
     { PMD_TNL_DROP_TOO_BIG, "drop too big" },
+    { PMD_GSO_PACKETS, "gso packets segmented" },
+    { PMD_GSO_SEGMENTS, "gso segments" },
+    { PMD_GSO_DROP_NOT_TCP, "gso drop not tcp" },
+    { PMD_GSO_DROP_MALFORMED, "gso drop malformed" },
+    { PMD_GSO_DROP_TOO_MANY, "gso drop too many segments" },
 };
 
 static void

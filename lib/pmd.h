@@ -85,6 +85,14 @@ enum pmd_counter {
     PMD_TNL_DROP_TX_INVALID,    /* Not an IPv4 packet, or no IPv4
                                  * tunnel destination. */
     PMD_TNL_DROP_TOO_BIG,       /* Too big, and cannot be fragmented. */
+
+    /* Software segmentation (gso.h), copied from 'gso_stats' when the
+     * thread flushes its output. */
+    PMD_GSO_PACKETS,            /* TSO packets segmented in software. */
+    PMD_GSO_SEGMENTS,           /* Segments they gave. */
+    PMD_GSO_DROP_NOT_TCP,       /* Dropped: marked for TSO, not TCP. */
+    PMD_GSO_DROP_MALFORMED,     /* Dropped: headers malformed. */
+    PMD_GSO_DROP_TOO_MANY,      /* Dropped: too many segments. */
     PMD_BUSY_CYCLES,            /* TSC cycles in rounds that got packets. */
     PMD_IDLE_CYCLES,            /* TSC cycles in rounds that got none. */
     PMD_N_COUNTERS

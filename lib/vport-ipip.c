@@ -938,6 +938,11 @@ vport_ipip_send(struct pmd_thread *t, struct dp_port *port,
             }
             continue;
         }
+        if (dp_packet_hwol_l4_mask(packet)) {
+            /* A partial checksum (from a tap's vnet header) cannot be left
+             * to the underlay once the packet is inside another header. */
+            gso_complete_csum(packet);
+        }
         encapsulate_one(t, vport, packet, &u, &have_u, &underlay);
     }
     dp_packet_batch_init(batch);

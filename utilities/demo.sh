@@ -4,7 +4,11 @@
 # network namespaces joined to it by veth pairs (AF_XDP ports on two PMD
 # threads where AF_XDP works, system ports otherwise).  They ping each other
 # and run iperf3; then the datapath's flows, their per-thread statistics and
-# the threads' counters are shown.  Everything is removed at the end.
+# the threads' counters are shown.  Then two switches of ours, one in a
+# namespace of its own as a second host would run it, are joined by an ipip
+# tunnel over a veth underlay (see tunnel-sandbox.sh), and a host behind each
+# pings the other and runs iperf3 through the tunnel; the tunnel's counters
+# and GRO cells are shown.  Everything is removed at the end.
 #
 # Run as root.  Set DEMO_KEEP=1 to leave the sandbox running for a look
 # around; the script then prints how to use and remove it.
@@ -13,6 +17,7 @@ set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/utilities/build.sh"
 . "$top/utilities/sandbox.sh"
+. "$top/utilities/tunnel-sandbox.sh"
 sandbox_init "$top/vswitchd" "${DEMO_SANDBOX:-/tmp/ovs-percpu-demo}"
 
 step() {
@@ -48,6 +53,28 @@ done
 
 step "ovs-appctl dpif-percpu/pmd-stats-show: per-thread counters"
 ovs-appctl dpif-percpu/pmd-stats-show
+
+if [ -z "$DEMO_KEEP" ]; then
+    step "Two switches joined by an ipip tunnel"
+    sandbox_cleanup
+    tunnel_sandbox_start type=system type=system true > "$sandbox.tunnel.log" 2>&1
+    trap tunnel_sandbox_cleanup EXIT
+    ovs-appctl ofproto/list-tunnels
+    hv2 ovs-appctl ofproto/list-tunnels
+
+    step "demo-h1 pings demo-h2 through the tunnel (the first ping finds the next hop by ARP)"
+    ip netns exec demo-h1 ping -c 4 -i 0.3 10.98.0.2 || true
+    ovs-appctl tnl/neigh/show
+
+    step "iperf3 from demo-h1 to demo-h2 through the tunnel, 3 seconds"
+    tunnel_iperf 3
+
+    step "The second switch's datapath flows: decapsulated packets come in on t0"
+    hv2 ovs-appctl dpctl/dump-flows netdev@ovs-netdev | grep 'tunnel(' || true
+
+    step "The second switch's tunnel counters and GRO cells"
+    hv2 ovs-appctl dpif-percpu/tunnel-stats-show | grep -v ': 0$'
+fi
 
 if [ -n "$DEMO_KEEP" ]; then
     cat <<EOM
