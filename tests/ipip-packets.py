@@ -56,6 +56,7 @@ def main():
     p.add_argument("--id", type=int, default=0)
     p.add_argument("--size", type=int, default=64)
     p.add_argument("-n", type=int, default=4)
+    p.add_argument("--remote-ip", default=REMOTE_IP)
     args = p.parse_args()
     out = []
     c = args.case
@@ -75,7 +76,7 @@ def main():
                    / inner)
     elif c == "decap-in":
         out.append(outer(inner_udp(args.size), args.br0_mac, tos=args.tos,
-                         ttl=args.ttl))
+                         ttl=args.ttl, src=args.remote_ip))
     elif c == "decap-out":
         out.append(Ether(src=GW_MAC, dst=HOST_MAC)
                    / inner_udp(args.size))
