@@ -61,14 +61,19 @@ VLOG_DEFINE_THIS_MODULE(vport_ipip);
 #define IPIP_GRO_BACKLOG 256
 
 /* One thread's receive state for one vport.  Written only by the thread
- * whose index it has; cache-line aligned so that threads do not share a
- * line. */
+ * whose index it has; padded to whole cache lines so that threads do not
+ * share a line. */
 struct vport_ipip_rx {
-    struct vport_ipip *vport;       /* Owner. */
-    struct gro_cell *gro;           /* Created by the owning thread at its
-                                     * first GRO packet; NULL until then. */
-    struct dp_packet_batch plain;   /* Decapsulated, not for GRO. */
-    bool active;                    /* In the thread's 'active_tunnels'. */
+    PADDED_MEMBERS(CACHE_LINE_SIZE,
+        struct vport_ipip *vport;   /* Owner. */
+
+        /* Created by the owning thread at its first GRO packet; NULL until
+         * then.  Read by the main thread for its counters. */
+        OVSRCU_TYPE(struct gro_cell *) gro;
+
+        struct dp_packet_batch plain; /* Decapsulated, not for GRO. */
+        bool active;                /* In the thread's 'active_tunnels'. */
+    );
 };
 
 /* The datapath side of one ipip port. */
@@ -126,7 +131,8 @@ vport_ipip_destroy(struct vport_ipip *vport)
         return;
     }
     for (size_t i = 0; i < vport->n_threads; i++) {
-        gro_cell_destroy(vport->rx[i].gro);
+        gro_cell_destroy(ovsrcu_get_protected(struct gro_cell *,
+                                              &vport->rx[i].gro));
         dp_packet_delete_batch(&vport->rx[i].plain, true);
     }
     free_cacheline(vport->rx);
@@ -346,15 +352,24 @@ ipip_outer_header(struct dp_packet *packet)
     return dp_packet_l3(packet);
 }
 
+/* Drops 'packet', which 't' received on or output to 'vport', counting it
+ * in 't''s counter 'reason' and in the port's counter 'port_counter'. */
+static void
+drop_packet(struct pmd_thread *t, struct vport_ipip *vport,
+            struct dp_packet *packet, enum pmd_counter reason,
+            enum netdev_ipip_counter port_counter)
+{
+    pmd_counter_add(t, reason, 1);
+    netdev_ipip_count(vport->port->netdev, t->index, port_counter, 1);
+    dp_packet_delete(packet);
+}
+
 /* Drops 'packet', received on 'vport' by 't', for 'reason'. */
 static void
 rx_drop(struct pmd_thread *t, struct vport_ipip *vport,
         struct dp_packet *packet, enum pmd_counter reason)
 {
-    pmd_counter_add(t, reason, 1);
-    netdev_ipip_count(vport->port->netdev, t->index, NETDEV_IPIP_RX_ERRORS,
-                      1);
-    dp_packet_delete(packet);
+    drop_packet(t, vport, packet, reason, NETDEV_IPIP_RX_ERRORS);
 }
 
 /* Checks the outer IPv4 header of 'packet'.  Returns 0 if it is sound, else
@@ -430,13 +445,16 @@ rx_enqueue(struct pmd_thread *t, struct vport_ipip *vport,
 
     cfg = netdev_ipip_get_config(vport->port->netdev);
     if (cfg && cfg->gro) {
-        if (!rx->gro) {
-            rx->gro = gro_cell_create(IPIP_GRO_BACKLOG);
+        struct gro_cell *gro = ovsrcu_get(struct gro_cell *, &rx->gro);
+
+        if (!gro) {
+            gro = gro_cell_create(IPIP_GRO_BACKLOG);
+            ovsrcu_set(&rx->gro, gro);
         }
-        if (gro_cell_backlog(rx->gro) >= IPIP_GRO_BACKLOG) {
+        if (gro_cell_backlog(gro) >= IPIP_GRO_BACKLOG) {
             pmd_counter_add(t, PMD_TNL_DROP_GRO_BACKLOG, 1);
         }
-        gro_cell_receive(rx->gro, packet);
+        gro_cell_receive(gro, packet);
     } else {
         if (dp_packet_batch_is_full(&rx->plain)) {
             struct dp_packet_batch full = rx->plain;
@@ -574,14 +592,15 @@ vport_ipip_flush(struct pmd_thread *t)
 {
     for (size_t i = 0; i < t->n_active_tunnels; i++) {
         struct vport_ipip_rx *rx = t->active_tunnels[i];
+        struct gro_cell *gro = ovsrcu_get(struct gro_cell *, &rx->gro);
 
-        if (rx->gro) {
+        if (gro) {
             struct dp_packet_batch batch;
 
-            gro_cell_flush(rx->gro);
+            gro_cell_flush(gro);
             for (;;) {
                 dp_packet_batch_init(&batch);
-                if (!gro_cell_pop(rx->gro, &batch)) {
+                if (!gro_cell_pop(gro, &batch)) {
                     break;
                 }
                 dp_input_tunnel(t, &batch);
@@ -648,10 +667,7 @@ static void
 tx_drop(struct pmd_thread *t, struct vport_ipip *vport,
         struct dp_packet *packet, enum pmd_counter reason)
 {
-    pmd_counter_add(t, reason, 1);
-    netdev_ipip_count(vport->port->netdev, t->index, NETDEV_IPIP_TX_DROPPED,
-                      1);
-    dp_packet_delete(packet);
+    drop_packet(t, vport, packet, reason, NETDEV_IPIP_TX_DROPPED);
 }
 
 /* Makes '*u' the underlay for 'packet''s tunnel destination, reusing it if
@@ -981,12 +997,14 @@ vport_ipip_format_gro_stats(struct ds *s, const struct datapath *dp,
         memset(&total, 0, sizeof total);
         ds_put_format(s, "%s:\n", name);
         for (size_t i = 0; i < vport->n_threads; i++) {
+            const struct gro_cell *gro;
             struct gro_cell_stats st;
 
-            if (!vport->rx[i].gro) {
+            gro = ovsrcu_get(struct gro_cell *, &vport->rx[i].gro);
+            if (!gro) {
                 continue;
             }
-            gro_cell_get_stats(vport->rx[i].gro, &st);
+            gro_cell_get_stats(gro, &st);
             ds_put_format(s, "  thread %"PRIuSIZE": ", i);
             ds_put_format(s, "segments %"PRIu64", merged %"PRIu64
                           ", packets out %"PRIu64", backlog drops %"PRIu64
