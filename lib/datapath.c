@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "dp-ipf.h"
 #include "dp-port.h"
 #include "dpif-provider.h"
 #include "odp-util.h"
@@ -90,6 +91,7 @@ datapath_create(const char *name, const struct dpif_class *class,
 
     dp->max_sleep_us = PMD_DEFAULT_MAX_SLEEP_US;
     dp->emc_insert_inv_prob = DEFAULT_EMC_INSERT_INV_PROB;
+    dp_ipf_init(dp);
     atomic_init(&dp->emc_insert_min,
                 UINT32_MAX / DEFAULT_EMC_INSERT_INV_PROB);
     dp->reconfigure_seq = seq_create();
@@ -152,6 +154,7 @@ datapath_free(struct datapath *dp)
 
     flow_table_destroy(dp->table);
     pmd_thread_destroy(datapath_thread(dp, 0));
+    dp_ipf_destroy(dp);
     free(dp->threads);
     ovsthread_key_delete(dp->self_key);
     ovs_mutex_destroy(&dp->non_pmd_mutex);
@@ -444,6 +447,7 @@ datapath_set_config(struct datapath *dp, const struct smap *other_config)
         }
     }
     set_emc_insert_inv_prob(dp, other_config);
+    dp_ipf_set_config(dp, other_config);
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     if (changed) {

@@ -43,6 +43,7 @@
 struct dp_port;
 struct flow_table;
 struct ipip_endpoints;
+struct dp_ipf_config;
 struct pmd_thread;
 struct seq;
 struct smap;
@@ -78,6 +79,12 @@ struct datapath {
      * the forwarding threads under RCU.  NULL while there is no ipip
      * port.  See vport-ipip.h. */
     OVSRCU_TYPE(struct ipip_endpoints *) ipip_endpoints;
+
+    /* Fragment reassembly limits, from other_config (see dp-ipf.h): set by
+     * the main thread under 'reconfig_mutex', read by the threads under
+     * RCU.  'ipf_rejected' is the last invalid setting, logged once. */
+    OVSRCU_TYPE(struct dp_ipf_config *) ipf_config;
+    char *ipf_rejected;
 
     /* Upcalls: readers are the forwarding threads that miss; the write lock
      * is held while upcalls are disabled. */

@@ -19,6 +19,7 @@
 
 #include "datapath.h"
 #include "dp-input.h"
+#include "dp-ipf.h"
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "dpif-netdev.h"
@@ -323,6 +324,25 @@ tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
     ds_destroy(&s);
 }
 
+/* dpif-percpu/ipf-stats-show: the fragment reassembly limits, then each
+ * thread's tables and their total. */
+static void
+ipf_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
+               void *aux OVS_UNUSED)
+{
+    struct datapath *dp = find_datapath(conn, argc, argv, 1);
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (!dp) {
+        return;
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    dp_ipf_format_stats(&s, dp);
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
 static void
 flow_stats_fail_alloc(struct unixctl_conn *conn, int argc OVS_UNUSED,
                       const char *argv[], void *aux OVS_UNUSED)
@@ -420,5 +440,7 @@ dp_unixctl_register(void)
                              0, 1, pmd_rxq_show, NULL);
     unixctl_command_register("dpif-percpu/tunnel-stats-show", "[dp]",
                              0, 1, tunnel_stats_show, NULL);
+    unixctl_command_register("dpif-percpu/ipf-stats-show", "[dp]",
+                             0, 1, ipf_stats_show, NULL);
     ovsthread_once_done(&once);
 }

@@ -111,7 +111,7 @@ pmd_thread_destroy(struct pmd_thread *t)
     }
     flow_cache_destroy(t->cache);
     flow_table_ranking_destroy(t->ranking);
-    ipf_cpu_destroy(t->ipf);
+    ipf_cpu_destroy(ovsrcu_get_protected(struct ipf_cpu *, &t->ipf));
     free(t->polls);
     free(t->next_polls);
     free_cacheline(t);
@@ -143,8 +143,13 @@ poll_round(struct pmd_thread *t)
         /* The end of the round for the tunnels' GRO cells. */
         dp_input_finish_round(t);
     }
-    if (OVS_UNLIKELY(t->ipf) && !n_packets) {
-        ipf_cpu_run(t->ipf, time_msec());
+    if (!n_packets) {
+        struct ipf_cpu *ipf = ovsrcu_get(struct ipf_cpu *, &t->ipf);
+
+        if (OVS_UNLIKELY(ipf)) {
+            /* Idle: time out the datagrams that will not complete. */
+            ipf_cpu_run(ipf, time_msec());
+        }
     }
     if (!n_packets || !(++t->sweep_countdown % PMD_BUSY_SWEEP_INTERVAL)) {
         flow_cache_sweep(t->cache);

@@ -39,6 +39,7 @@
 #include "openvswitch/thread.h"
 #include "openvswitch/types.h"
 #include "ovs-atomic.h"
+#include "ovs-rcu.h"
 
 struct datapath;
 struct dp_port;
@@ -144,7 +145,11 @@ struct pmd_thread {
 #define PMD_MAX_ACTIVE_TUNNELS 16
     struct vport_ipip_rx *active_tunnels[PMD_MAX_ACTIVE_TUNNELS];
     size_t n_active_tunnels;
-    struct ipf_cpu *ipf;        /* Outer fragment reassembly, or NULL. */
+    /* Fragment reassembly (dp-ipf.h): created at first use, then read by
+     * the main thread for its counters.  'ipf_generation' is the limits'
+     * generation applied to it. */
+    OVSRCU_TYPE(struct ipf_cpu *) ipf;
+    uint64_t ipf_generation;
     struct gso_stats gso_stats; /* Software segmentation. */
     uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
 

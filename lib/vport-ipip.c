@@ -23,6 +23,7 @@
 #include "csum.h"
 #include "datapath.h"
 #include "dp-input.h"
+#include "dp-ipf.h"
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "gro-cell.h"
@@ -524,16 +525,6 @@ decapsulate(struct vport_ipip *vport, struct dp_packet *packet,
     return 0;
 }
 
-/* Returns 't''s reassembly table, creating it at first use. */
-static struct ipf_cpu *
-thread_ipf(struct pmd_thread *t)
-{
-    if (!t->ipf) {
-        t->ipf = ipf_cpu_create(NULL);
-    }
-    return t->ipf;
-}
-
 /* If 'packet', received on port 'rx_port', is an IPIP packet addressed to a
  * local endpoint in 'eps', takes it: decapsulates it into 't''s receive cell of its vport, or drops
  * and counts it.  Returns false, leaving 'packet' alone, otherwise. */
@@ -563,7 +554,7 @@ vport_ipip_catch(struct pmd_thread *t, const struct ipip_endpoints *eps,
     }
     if (IP_IS_FRAGMENT(ip->ip_frag_off)) {
         pmd_counter_add(t, PMD_TNL_RX_FRAGMENTS, 1);
-        packet = ipf_cpu_reassemble(thread_ipf(t), packet, t->now);
+        packet = ipf_cpu_reassemble(dp_ipf_thread_table(t), packet, t->now);
         if (!packet) {
             return true;
         }

@@ -19,6 +19,7 @@ TESTSUITE_AT = \
 	tests/percpu-gso.at \
 	tests/percpu-ip-fragment.at \
 	tests/percpu-ipip.at \
+	tests/percpu-fragments.at \
 	tests/percpu-ipip-system.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \

@@ -57,6 +57,9 @@ def main():
     p.add_argument("--size", type=int, default=64)
     p.add_argument("-n", type=int, default=4)
     p.add_argument("--remote-ip", default=REMOTE_IP)
+    p.add_argument("--id-base", type=int, default=1000)
+    p.add_argument("--order", default="in",
+                   choices=["in", "reverse", "duplicate", "overlap"])
     args = p.parse_args()
     out = []
     c = args.case
@@ -135,9 +138,31 @@ def main():
     elif c == "outer-fragments":
         # One IPIP datagram of --size inner bytes sent as outer fragments.
         from scapy.all import fragment
-        pkt = (IP(src=REMOTE_IP, dst=LOCAL_IP, proto=4, ttl=64, id=77)
+        pkt = (IP(src=REMOTE_IP, dst=LOCAL_IP, proto=4, ttl=64,
+                  id=args.id_base)
                / inner_udp(args.size, df=False))
-        for frag in fragment(pkt, fragsize=512):
+        frags = [Ether(src=REMOTE_MAC, dst=args.br0_mac) / frag
+                 for frag in fragment(pkt, fragsize=512)]
+        if args.order == "reverse":
+            frags.reverse()
+        elif args.order == "duplicate":
+            frags.insert(1, frags[0])
+        elif args.order == "overlap":
+            # The second fragment starts 8 bytes inside the first.
+            ip = frags[1][IP]
+            ip.frag -= 1
+            del ip.chksum
+            frags[1] = Ether(raw(frags[1]))
+        out.extend(frags)
+    elif c == "first-fragments":
+        # -n first fragments of IPIP datagrams that never complete, each
+        # of another ID from --id-base: a flood of incomplete datagrams.
+        from scapy.all import fragment
+        for i in range(args.n):
+            pkt = (IP(src=args.remote_ip, dst=LOCAL_IP, proto=4, ttl=64,
+                      id=args.id_base + i)
+                   / inner_udp(args.size, df=False))
+            frag = fragment(pkt, fragsize=512)[0]
             out.append(Ether(src=REMOTE_MAC, dst=args.br0_mac) / frag)
     elif c == "check-frag-needed":
         # Reads frames in hex on stdin; describes the ICMP errors among

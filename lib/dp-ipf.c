@@ -1,0 +1,243 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+
+#include <config.h>
+#include "dp-ipf.h"
+
+#include <errno.h>
+
+#include "datapath.h"
+#include "ipf-cpu.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/vlog.h"
+#include "ovs-rcu.h"
+#include "pmd.h"
+#include "smap.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(dp_ipf);
+
+/* The limits the threads apply, replaced whole on each change. */
+struct dp_ipf_config {
+    struct ipf_cpu_config limits;
+    uint64_t generation;        /* Increases with each change. */
+};
+
+/* Publishes the default limits, generation 1. */
+void
+dp_ipf_init(struct datapath *dp)
+{
+    struct dp_ipf_config *cfg = xzalloc(sizeof *cfg);
+
+    ipf_cpu_config_default(&cfg->limits);
+    cfg->generation = 1;
+    ovsrcu_set_hidden(&dp->ipf_config, cfg);
+    dp->ipf_rejected = NULL;
+}
+
+/* Frees what dp_ipf_init() and dp_ipf_set_config() allocated, once no
+ * thread can run. */
+void
+dp_ipf_destroy(struct datapath *dp)
+{
+    free(ovsrcu_get_protected(struct dp_ipf_config *, &dp->ipf_config));
+    free(dp->ipf_rejected);
+}
+
+/* Parses other_config key 'key' into '*value' (unchanged if the key is
+ * absent), scaled by 'scale'.  Returns false, with a message in 'error', if
+ * it is not a positive integer. */
+static bool
+parse_limit(const struct smap *other_config, const char *key,
+            unsigned long long scale, unsigned long long max,
+            unsigned long long *value, struct ds *error)
+{
+    const char *s = smap_get(other_config, key);
+    unsigned long long v;
+
+    if (!s) {
+        return true;
+    }
+    if (!str_to_ullong(s, 10, &v) || !v || v > max / scale) {
+        ds_put_format(error, "%s \"%s\" is not an integer from 1 to %llu%s",
+                      key, s, max / scale, scale == 1000 ? " (seconds)"
+                                                         : " (bytes)");
+        return false;
+    }
+    *value = v * scale;
+    return true;
+}
+
+/* Applies ipf-high-thresh, ipf-low-thresh and ipf-timeout from
+ * 'other_config'.  Absent keys take their defaults, and the low threshold
+ * follows a high threshold given alone, as in the kernel's defaults.
+ * Under 'dp->reconfig_mutex'. */
+void
+dp_ipf_set_config(struct datapath *dp, const struct smap *other_config)
+{
+    struct dp_ipf_config *old = ovsrcu_get_protected(struct dp_ipf_config *,
+                                                     &dp->ipf_config);
+    struct ipf_cpu_config defaults, limits;
+    unsigned long long high, low, timeout_ms;
+    struct ds error = DS_EMPTY_INITIALIZER;
+    char *problem;
+
+    ipf_cpu_config_default(&defaults);
+    high = defaults.high_thresh;
+    timeout_ms = defaults.timeout_ms;
+    low = 0;
+    if (parse_limit(other_config, "ipf-high-thresh", 1, SIZE_MAX, &high,
+                    &error)
+        && parse_limit(other_config, "ipf-low-thresh", 1, SIZE_MAX, &low,
+                       &error)
+        && parse_limit(other_config, "ipf-timeout", 1000,
+                       IPF_CPU_MAX_TIMEOUT_MS, &timeout_ms, &error)) {
+        limits.high_thresh = high;
+        limits.low_thresh = (low ? low
+                             : high > defaults.high_thresh
+                                      - defaults.low_thresh
+                             ? high - (defaults.high_thresh
+                                       - defaults.low_thresh)
+                             : high / 2);
+        limits.timeout_ms = timeout_ms;
+        problem = ipf_cpu_config_check(&limits);
+        if (problem) {
+            ds_put_cstr(&error, problem);
+            free(problem);
+        }
+    }
+
+    if (error.length) {
+        /* Reported once per distinct rejected setting, not at every
+         * reconfiguration. */
+        if (!dp->ipf_rejected || strcmp(dp->ipf_rejected, ds_cstr(&error))) {
+            VLOG_WARN("%s: invalid fragment reassembly limits: %s; keeping "
+                      "high %"PRIuSIZE", low %"PRIuSIZE", timeout %lld s",
+                      dp->name, ds_cstr(&error), old->limits.high_thresh,
+                      old->limits.low_thresh,
+                      old->limits.timeout_ms / 1000);
+            free(dp->ipf_rejected);
+            dp->ipf_rejected = ds_steal_cstr(&error);
+        }
+        ds_destroy(&error);
+        return;
+    }
+    free(dp->ipf_rejected);
+    dp->ipf_rejected = NULL;
+    ds_destroy(&error);
+
+    if (limits.high_thresh != old->limits.high_thresh
+        || limits.low_thresh != old->limits.low_thresh
+        || limits.timeout_ms != old->limits.timeout_ms) {
+        struct dp_ipf_config *cfg = xmalloc(sizeof *cfg);
+
+        cfg->limits = limits;
+        cfg->generation = old->generation + 1;
+        ovsrcu_set(&dp->ipf_config, cfg);
+        ovsrcu_postpone(free, old);
+        VLOG_INFO("%s: fragment reassembly limits: high %"PRIuSIZE
+                  " bytes, low %"PRIuSIZE" bytes, timeout %lld s per "
+                  "thread", dp->name, limits.high_thresh, limits.low_thresh,
+                  limits.timeout_ms / 1000);
+    }
+}
+
+/* Returns 't''s reassembly table, creating it at first use and applying
+ * the datapath's latest limits to it.  Called by 't' only. */
+struct ipf_cpu *
+dp_ipf_thread_table(struct pmd_thread *t)
+{
+    const struct dp_ipf_config *cfg;
+    struct ipf_cpu *table;
+
+    cfg = ovsrcu_get(struct dp_ipf_config *, &t->dp->ipf_config);
+    table = ovsrcu_get(struct ipf_cpu *, &t->ipf);
+    if (!table) {
+        table = ipf_cpu_create(&cfg->limits);
+        t->ipf_generation = cfg->generation;
+        ovsrcu_set(&t->ipf, table);
+    } else if (OVS_UNLIKELY(t->ipf_generation != cfg->generation)) {
+        ipf_cpu_set_config(table, &cfg->limits);
+        t->ipf_generation = cfg->generation;
+    }
+    return table;
+}
+
+static void
+format_stats(struct ds *s, const struct ipf_cpu_stats *st)
+{
+    ds_put_format(s, "  bytes held: %"PRIu64", datagrams being "
+                  "reassembled: %"PRIu64"\n", st->bytes_held, st->queues);
+    ds_put_format(s, "  fragments: %"PRIu64", reassembled: %"PRIu64
+                  ", evicted: %"PRIu64", timed out: %"PRIu64
+                  ", discarded: %"PRIu64"\n", st->fragments_in,
+                  st->reassembled, st->evicted, st->timed_out,
+                  st->discarded);
+    ds_put_cstr(s, "  drops:");
+    for (int i = 0; i < IPF_N_DROP_REASONS; i++) {
+        ds_put_format(s, " %s %"PRIu64, ipf_cpu_drop_reason_to_string(i),
+                      st->drops[i]);
+    }
+    ds_put_char(s, '\n');
+}
+
+/* Formats into 's' the limits, then each thread's reassembly counters and
+ * their total.  Under 'dp->reconfig_mutex'. */
+void
+dp_ipf_format_stats(struct ds *s, const struct datapath *dp)
+{
+    const struct dp_ipf_config *cfg;
+    struct ipf_cpu_stats total;
+
+    cfg = ovsrcu_get(struct dp_ipf_config *, &dp->ipf_config);
+    ds_put_format(s, "limits per thread: high %"PRIuSIZE" bytes, low %"
+                  PRIuSIZE" bytes, timeout %lld s\n",
+                  cfg->limits.high_thresh, cfg->limits.low_thresh,
+                  cfg->limits.timeout_ms / 1000);
+    memset(&total, 0, sizeof total);
+    for (size_t i = 1; i <= dp->n_thread_slots; i++) {
+        const struct pmd_thread *t = datapath_thread(dp,
+                                                     i % dp->n_thread_slots);
+        const struct ipf_cpu *table;
+        struct ipf_cpu_stats st;
+
+        table = t ? ovsrcu_get(struct ipf_cpu *, &t->ipf) : NULL;
+        if (!table) {
+            continue;
+        }
+        ipf_cpu_get_stats(table, &st);
+        if (t->index == 0) {
+            ds_put_cstr(s, "main thread:\n");
+        } else {
+            ds_put_format(s, "pmd thread index %u core_id %u:\n", t->index,
+                          t->core_id);
+        }
+        format_stats(s, &st);
+        total.bytes_held += st.bytes_held;
+        total.queues += st.queues;
+        total.fragments_in += st.fragments_in;
+        total.reassembled += st.reassembled;
+        total.evicted += st.evicted;
+        total.timed_out += st.timed_out;
+        total.discarded += st.discarded;
+        for (int r = 0; r < IPF_N_DROP_REASONS; r++) {
+            total.drops[r] += st.drops[r];
+        }
+    }
+    ds_put_cstr(s, "total:\n");
+    format_stats(s, &total);
+}

@@ -1,0 +1,61 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+
+#ifndef DP_IPF_H
+#define DP_IPF_H 1
+
+/* The datapath's IP fragment reassembly: one ipf-cpu table per forwarding
+ * thread (ipf-cpu.h), its limits from other_config, and their display.
+ *
+ * other_config keys, as Linux's net.ipv4.ipfrag_* sysctls, which are also
+ * per-CPU-accounted limits:
+ *   ipf-high-thresh   bytes a thread may hold (default 2 MiB);
+ *   ipf-low-thresh    bytes eviction brings it back to (default high minus
+ *                     128 KiB);
+ *   ipf-timeout       seconds a datagram may take to arrive (default 30).
+ * A bad combination is logged once, with the reason, and the old limits
+ * stay.
+ *
+ * The main thread publishes the limits under RCU with a generation number;
+ * a thread applies a new generation to its own table the next time it
+ * reassembles, so no thread ever writes another's table.
+ *
+ * Fragments of one datagram must reach one thread, because a thread joins
+ * only the fragments it holds.  No hand-off is done: receive-side hashing
+ * (RSS, or a veth's queue choice) of a datagram's fragments uses its
+ * addresses only, since only the first fragment has ports, so they land on
+ * one queue, and one queue is polled by one thread.  A datagram whose
+ * fragments were spread anyway is never completed: each thread's part
+ * times out (counted) and the sender retransmits.  A hand-off by fragment
+ * key to an owning thread would cost a cross-thread queue on every
+ * fragment, for a case that receive hashing already avoids. */
+
+#include <stdint.h>
+
+struct datapath;
+struct ds;
+struct ipf_cpu;
+struct pmd_thread;
+struct smap;
+
+void dp_ipf_init(struct datapath *);
+void dp_ipf_destroy(struct datapath *);
+void dp_ipf_set_config(struct datapath *, const struct smap *other_config);
+struct ipf_cpu *dp_ipf_thread_table(struct pmd_thread *);
+void dp_ipf_format_stats(struct ds *, const struct datapath *);
+
+#endif /* dp-ipf.h */
