@@ -20,10 +20,12 @@ TESTSUITE_AT = \
 	tests/percpu-ip-fragment.at \
 	tests/percpu-ipip.at \
 	tests/percpu-fragments.at \
-	tests/percpu-ipip-system.at
+	tests/percpu-ipip-system.at \
+	tests/percpu-ipip-interop.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
-	tests/ipip-packets.py
+	tests/ipip-packets.py tests/qemu/ipip-guest.sh \
+	tests/qemu/ipip-guest-init.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests

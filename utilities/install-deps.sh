@@ -1,12 +1,16 @@
 #!/bin/sh
 # Installs, from Debian 12's apt archive only, everything ovs-percpu needs to
 # build against the Open vSwitch 3.1 source tree and to run its test suite.
+# qemu-system-x86, linux-image-amd64, busybox-static and cpio boot a qemu
+# guest running Linux's own ipip device for the interop test
+# (tests/qemu/ipip-guest.sh), since the host kernel cannot load modules.
 set -e
 
 packages="openvswitch-source autoconf automake libtool pkg-config make gcc
     libssl-dev libcap-ng-dev libnuma-dev libunbound-dev libxdp-dev libbpf-dev
     python3 iproute2 iputils-ping iperf3 python3-scapy tcpdump procps
-    ethtool xz-utils libdpdk-dev"
+    ethtool xz-utils libdpdk-dev
+    qemu-system-x86 linux-image-amd64 busybox-static cpio"
 
 missing=""
 for p in $packages; do
