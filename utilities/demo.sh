@@ -57,7 +57,17 @@ ovs-appctl dpif-percpu/pmd-stats-show
 if [ -z "$DEMO_KEEP" ]; then
     step "Two switches joined by an ipip tunnel"
     sandbox_cleanup
-    tunnel_sandbox_start type=system type=system true > "$sandbox.tunnel.log" 2>&1
+    if [ "$port_kind" = afxdp ]; then
+        # Native XDP: a veth spreads its queues only to native XDP.
+        ports="type=afxdp options:xdp-mode=native options:n_rxq=2"
+        tunnel_host_options=$ports
+        tunnel_sandbox_start "$ports" "$ports" true 0x3 \
+            > "$sandbox.tunnel.log" 2>&1
+    else
+        tunnel_sandbox_start type=system type=system true \
+            > "$sandbox.tunnel.log" 2>&1
+    fi
+    echo "The switches' ports are $port_kind ports."
     trap tunnel_sandbox_cleanup EXIT
     ovs-appctl ofproto/list-tunnels
     hv2 ovs-appctl ofproto/list-tunnels
@@ -74,6 +84,9 @@ if [ -z "$DEMO_KEEP" ]; then
 
     step "The second switch's tunnel counters and GRO cells"
     hv2 ovs-appctl dpif-percpu/tunnel-stats-show | grep -v ': 0$'
+
+    step "The second switch's threads: which polls which queue"
+    hv2 ovs-appctl dpif-percpu/pmd-rxq-show
 fi
 
 if [ -n "$DEMO_KEEP" ]; then
