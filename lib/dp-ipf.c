@@ -220,12 +220,8 @@ dp_ipf_format_stats(struct ds *s, const struct datapath *dp)
             continue;
         }
         ipf_cpu_get_stats(table, &st);
-        if (t->index == 0) {
-            ds_put_cstr(s, "main thread:\n");
-        } else {
-            ds_put_format(s, "pmd thread index %u core_id %u:\n", t->index,
-                          t->core_id);
-        }
+        pmd_thread_format_name(s, t);
+        ds_put_cstr(s, ":\n");
         format_stats(s, &st);
         total.bytes_held += st.bytes_held;
         total.queues += st.queues;

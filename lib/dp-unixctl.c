@@ -54,17 +54,6 @@ find_datapath(struct unixctl_conn *conn, int argc, const char *argv[],
     return dp;
 }
 
-/* Describes thread 't' in one line's header. */
-static void
-format_thread(struct ds *s, const struct pmd_thread *t)
-{
-    if (t->index == 0) {
-        ds_put_cstr(s, "main thread");
-    } else {
-        ds_put_format(s, "pmd thread index %u core_id %u", t->index,
-                      t->core_id);
-    }
-}
 
 static void
 flow_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
@@ -115,7 +104,7 @@ flow_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
         };
         ds_put_format(&s, "slot %"PRIuSIZE" (", i);
         if (datapath_thread(dp, i)) {
-            format_thread(&s, datapath_thread(dp, i));
+            pmd_thread_format_name(&s, datapath_thread(dp, i));
         } else {
             ds_put_cstr(&s, "thread gone");
         }
@@ -136,7 +125,7 @@ format_counters(struct ds *s, const struct pmd_thread *t)
     uint64_t cycles;
 
     pmd_thread_read_counters(t, c);
-    format_thread(s, t);
+    pmd_thread_format_name(s, t);
     ds_put_cstr(s, ":\n");
     ds_put_format(s, "  packets received: %"PRIu64"\n", c[PMD_RX_PACKETS]);
     ds_put_format(s, "  packet recirculations: %"PRIu64"\n",
@@ -230,7 +219,7 @@ pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
         if (!t) {
             continue;
         }
-        format_thread(&s, t);
+        pmd_thread_format_name(&s, t);
         ds_put_cstr(&s, ":\n");
         /* The poll list only changes under 'reconfig_mutex', which we
          * hold, so reading another thread's list here is safe. */
@@ -308,7 +297,7 @@ tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
             continue;
         }
         pmd_thread_read_counters(t, c);
-        format_thread(&s, t);
+        pmd_thread_format_name(&s, t);
         ds_put_cstr(&s, ":\n");
         format_tunnel_counters(&s, c);
         for (size_t j = 0; j < PMD_N_COUNTERS; j++) {

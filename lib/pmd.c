@@ -29,6 +29,7 @@
 #include "ipf-cpu.h"
 #include "netdev.h"
 #include "dpdk.h"
+#include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
 #include "ovs-numa.h"
 #include "ovs-rcu.h"
@@ -336,5 +337,18 @@ pmd_thread_clear_counters(struct pmd_thread *t)
 
         atomic_read_relaxed(&t->counters[i], &v);
         t->counters_base[i] = v;
+    }
+}
+
+/* Names 't' as the commands' per-thread headers do: "main thread" or "pmd
+ * thread index N core_id C". */
+void
+pmd_thread_format_name(struct ds *s, const struct pmd_thread *t)
+{
+    if (t->index == 0) {
+        ds_put_cstr(s, "main thread");
+    } else {
+        ds_put_format(s, "pmd thread index %u core_id %u", t->index,
+                      t->core_id);
     }
 }

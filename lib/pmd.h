@@ -196,6 +196,7 @@ pmd_counter_add(struct pmd_thread *t, enum pmd_counter c, uint64_t n)
     atomic_store_relaxed(&t->counters[c], v + n);
 }
 
+void pmd_thread_format_name(struct ds *, const struct pmd_thread *);
 void pmd_thread_read_counters(const struct pmd_thread *,
                               uint64_t counters[PMD_N_COUNTERS]);
 void pmd_thread_clear_counters(struct pmd_thread *);

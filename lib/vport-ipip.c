@@ -150,17 +150,6 @@ ipip_endpoints_free(struct ipip_endpoints *eps)
     }
 }
 
-/* Returns true if 'port' is a bridge's local (internal) port, whose
- * addresses are this host's. */
-static bool
-port_is_internal(const struct dp_port *port)
-{
-    const char *type = netdev_get_type(port->netdev);
-
-    return !strcmp(type, "tap") || !strcmp(type, "internal")
-           || !strcmp(type, "dummy-internal");
-}
-
 /* Appends the IPv4 addresses of 'port''s netdev to 'eps'. */
 static void
 add_local_addrs(struct ipip_endpoints *eps, size_t *allocated,
@@ -234,7 +223,7 @@ vport_ipip_publish_endpoints(struct datapath *dp)
     }
     if (need_local) {
         CMAP_FOR_EACH (port, node, &dp->ports) {
-            if (port_is_internal(port)) {
+            if (port->is_internal) {
                 add_local_addrs(eps, &allocated_local, port);
             }
         }
