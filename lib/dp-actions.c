@@ -71,16 +71,30 @@ publish_gso_stats(struct pmd_thread *t)
                          g->drops[GSO_DROP_MALFORMED]);
     atomic_store_relaxed(&t->counters[PMD_GSO_DROP_TOO_MANY],
                          g->drops[GSO_DROP_TOO_MANY_SEGS]);
+    atomic_store_relaxed(&t->counters[PMD_GSO_CSUMS_COMPLETED],
+                         g->csums_completed);
+    atomic_store_relaxed(&t->counters[PMD_GSO_DROP_BAD_CSUM],
+                         g->drops[GSO_DROP_BAD_CSUM_REQUEST]);
+}
+
+/* Returns a number that grows whenever any counter of 'g' does, so that a
+ * flush publishes them only when software offload did something. */
+static uint64_t
+gso_stats_activity(const struct gso_stats *g)
+{
+    uint64_t sum = g->packets_segmented + g->csums_completed;
+
+    for (size_t i = 0; i < GSO_N_DROP_REASONS; i++) {
+        sum += g->drops[i];
+    }
+    return sum;
 }
 
 /* Sends every packet queued for output by 't' since the last flush. */
 void
 dp_actions_flush(struct pmd_thread *t)
 {
-    uint64_t gso_packets = t->gso_stats.packets_segmented;
-    uint64_t gso_drops = (t->gso_stats.drops[GSO_DROP_NOT_TCP]
-                          + t->gso_stats.drops[GSO_DROP_MALFORMED]
-                          + t->gso_stats.drops[GSO_DROP_TOO_MANY_SEGS]);
+    uint64_t gso_before = gso_stats_activity(&t->gso_stats);
 
     for (size_t i = 0; i < t->n_tx_queues; i++) {
         struct pmd_tx_queue *q = &t->tx_queues[i];
@@ -90,11 +104,7 @@ dp_actions_flush(struct pmd_thread *t)
         }
     }
     t->n_tx_queues = 0;
-    if (OVS_UNLIKELY(gso_packets != t->gso_stats.packets_segmented
-                     || gso_drops != (t->gso_stats.drops[GSO_DROP_NOT_TCP]
-                                      + t->gso_stats.drops[GSO_DROP_MALFORMED]
-                                      + t->gso_stats.drops[
-                                          GSO_DROP_TOO_MANY_SEGS]))) {
+    if (OVS_UNLIKELY(gso_before != gso_stats_activity(&t->gso_stats))) {
         publish_gso_stats(t);
     }
 }

@@ -26,6 +26,7 @@
 #include "dpif-percpu.h"
 #include "flow-stats.h"
 #include "flow-table.h"
+#include "flow.h"
 #include "netdev.h"
 #include "odp-util.h"
 #include "packets.h"
@@ -33,6 +34,7 @@
 #include "ovs-thread.h"
 #include "pmd.h"
 #include "timeval.h"
+#include "tso-segsz.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vport-ipip.h"
@@ -235,11 +237,14 @@ pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
     ds_destroy(&s);
 }
 
-/* The tunnel counters, as tunnel-stats-show names them. */
-static const struct {
+/* A counter of 'struct pmd_thread' and the name a command prints it by. */
+struct named_counter {
     enum pmd_counter counter;
     const char *name;
-} tunnel_counters[] = {
+};
+
+/* The tunnel counters, as tunnel-stats-show names them. */
+static const struct named_counter tunnel_counters[] = {
     { PMD_TNL_RX_DECAP, "decapsulated" },
     { PMD_TNL_RX_FRAGMENTS, "outer fragments received" },
     { PMD_TNL_RX_REASSEMBLED, "outer datagrams reassembled" },
@@ -258,36 +263,38 @@ static const struct {
     { PMD_TNL_DROP_NO_NEIGH, "drop next hop unresolved" },
     { PMD_TNL_DROP_TX_INVALID, "drop not ipv4 or no destination" },
     { PMD_TNL_DROP_TOO_BIG, "drop too big" },
-    { PMD_GSO_PACKETS, "gso packets segmented" },
-    { PMD_GSO_SEGMENTS, "gso segments" },
-    { PMD_GSO_DROP_NOT_TCP, "gso drop not tcp" },
-    { PMD_GSO_DROP_MALFORMED, "gso drop malformed" },
-    { PMD_GSO_DROP_TOO_MANY, "gso drop too many segments" },
+};
+
+/* The software offload counters, as gso-stats-show names them. */
+static const struct named_counter gso_counters[] = {
+    { PMD_GSO_PACKETS, "packets segmented" },
+    { PMD_GSO_SEGMENTS, "segments sent" },
+    { PMD_GSO_CSUMS_COMPLETED, "checksums completed" },
+    { PMD_GSO_DROP_NOT_TCP, "drop not tcp" },
+    { PMD_GSO_DROP_MALFORMED, "drop malformed" },
+    { PMD_GSO_DROP_TOO_MANY, "drop too many segments" },
+    { PMD_GSO_DROP_BAD_CSUM, "drop checksum not completable" },
 };
 
 static void
-format_tunnel_counters(struct ds *s, const uint64_t c[PMD_N_COUNTERS])
+format_named_counters(struct ds *s, const struct named_counter *names, size_t n,
+                const uint64_t c[PMD_N_COUNTERS])
 {
-    for (size_t i = 0; i < ARRAY_SIZE(tunnel_counters); i++) {
-        ds_put_format(s, "  %s: %"PRIu64"\n", tunnel_counters[i].name,
-                      c[tunnel_counters[i].counter]);
+    for (size_t i = 0; i < n; i++) {
+        ds_put_format(s, "  %s: %"PRIu64"\n", names[i].name,
+                      c[names[i].counter]);
     }
 }
 
-/* dpif-percpu/tunnel-stats-show: the tunnel vports' counters per thread and
- * in total, then each ipip port's GRO cells. */
+/* Prints the 'n' counters 'names' of each of 'dp''s threads, main thread
+ * last, then their total. */
 static void
-tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
-                  void *aux OVS_UNUSED)
+format_thread_counters(struct ds *s, struct datapath *dp,
+                       const struct named_counter *names, size_t n)
+    OVS_REQUIRES(dp->reconfig_mutex)
 {
-    struct datapath *dp = find_datapath(conn, argc, argv, 1);
     uint64_t total[PMD_N_COUNTERS] = { 0 };
-    struct ds s = DS_EMPTY_INITIALIZER;
 
-    if (!dp) {
-        return;
-    }
-    ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 1; i <= dp->n_thread_slots; i++) {
         const struct pmd_thread *t = datapath_thread(dp,
                                                      i % dp->n_thread_slots);
@@ -297,17 +304,53 @@ tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
             continue;
         }
         pmd_thread_read_counters(t, c);
-        pmd_thread_format_name(&s, t);
-        ds_put_cstr(&s, ":\n");
-        format_tunnel_counters(&s, c);
+        pmd_thread_format_name(s, t);
+        ds_put_cstr(s, ":\n");
+        format_named_counters(s, names, n, c);
         for (size_t j = 0; j < PMD_N_COUNTERS; j++) {
             total[j] += c[j];
         }
     }
-    ds_put_cstr(&s, "total:\n");
-    format_tunnel_counters(&s, total);
+    ds_put_cstr(s, "total:\n");
+    format_named_counters(s, names, n, total);
+}
+
+/* dpif-percpu/tunnel-stats-show: the tunnel vports' counters per thread and
+ * in total, then each ipip port's GRO cells. */
+static void
+tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
+                  void *aux OVS_UNUSED)
+{
+    struct datapath *dp = find_datapath(conn, argc, argv, 1);
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (!dp) {
+        return;
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    format_thread_counters(&s, dp, tunnel_counters,
+                           ARRAY_SIZE(tunnel_counters));
     ds_put_cstr(&s, "gro:\n");
     vport_ipip_format_gro_stats(&s, dp, NULL);
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+/* dpif-percpu/gso-stats-show: what each thread did in software for egress
+ * netdevs that lack an offload, and the total. */
+static void
+gso_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
+               void *aux OVS_UNUSED)
+{
+    struct datapath *dp = find_datapath(conn, argc, argv, 1);
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (!dp) {
+        return;
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    format_thread_counters(&s, dp, gso_counters, ARRAY_SIZE(gso_counters));
     ovs_mutex_unlock(&dp->reconfig_mutex);
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
@@ -347,39 +390,130 @@ flow_stats_fail_alloc(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, NULL);
 }
 
-/* dpif-percpu/receive-batch DP PORT HEX...: forwards the packets given in
- * hex as one batch received on PORT by the main thread's context, then ends
- * the round.  netdev-dummy/receive hands a thread one packet per round,
- * which cannot show what a thread does with a batch (GRO merges within a
- * round). */
+/* How receive-batch marks the packets it injects, as a tap with a vnet
+ * header would hand them over. */
+struct injected_offload {
+    bool csum;                  /* TCP checksum left partial. */
+    bool tso;                   /* And marked for TCP segmentation... */
+    uint16_t segsz;             /* ...into segments of this size (0: the
+                                 * egress MTU decides). */
+};
+
+/* Marks 'packet', an Ethernet frame carrying TCP over IPv4 or IPv6, as
+ * 'offload' says.  Returns an error message, or NULL. */
+static const char *
+mark_offload(struct dp_packet *packet, const struct injected_offload *offload)
+{
+    struct flow flow;
+
+    flow_extract(packet, &flow);
+    if (flow.nw_proto != IPPROTO_TCP
+        || (flow.dl_type != htons(ETH_TYPE_IP)
+            && flow.dl_type != htons(ETH_TYPE_IPV6))) {
+        return "--csum and --tso need TCP over IPv4 or IPv6";
+    }
+    if (flow.dl_type == htons(ETH_TYPE_IP)) {
+        dp_packet_hwol_set_tx_ipv4(packet);
+    } else {
+        dp_packet_hwol_set_tx_ipv6(packet);
+    }
+    dp_packet_hwol_set_csum_tcp(packet);
+    if (offload->tso) {
+        tso_segsz_set(packet, offload->segsz);
+    }
+    return NULL;
+}
+
+/* Parses the packets in hex of receive-batch's arguments 'argv[0...argc-1]'
+ * into 'batch', marked as 'offload' says.  Returns an error message, or
+ * NULL with the packets in 'batch'. */
+static const char *
+parse_batch(int argc, const char *argv[],
+            const struct injected_offload *offload,
+            struct dp_packet_batch *batch)
+{
+    dp_packet_batch_init(batch);
+    for (int i = 0; i < argc; i++) {
+        struct dp_packet *packet;
+        const char *error = eth_from_hex(argv[i], &packet);
+
+        if (!error && offload->csum) {
+            error = mark_offload(packet, offload);
+            if (error) {
+                dp_packet_delete(packet);
+            }
+        }
+        if (error) {
+            dp_packet_delete_batch(batch, true);
+            return error;
+        }
+        dp_packet_batch_add(batch, packet);
+    }
+    return NULL;
+}
+
+/* Parses receive-batch's option 'arg' into 'offload'.  Returns an error
+ * message, or NULL. */
+static const char *
+parse_offload_option(const char *arg, struct injected_offload *offload)
+{
+    unsigned int segsz;
+
+    if (!strcmp(arg, "--csum")) {
+        offload->csum = true;
+    } else if (!strncmp(arg, "--tso=", 6)) {
+        if (!str_to_uint(arg + 6, 10, &segsz) || segsz > UINT16_MAX) {
+            return "--tso=SEGSZ: SEGSZ must be a segment size from 0 to "
+                   "65535";
+        }
+        offload->csum = offload->tso = true;
+        offload->segsz = segsz;
+    } else {
+        return "unknown option (expected --csum or --tso=SEGSZ)";
+    }
+    return NULL;
+}
+
+/* dpif-percpu/receive-batch DP PORT [--csum|--tso=SEGSZ] HEX...: forwards
+ * the packets given in hex as one batch received on PORT by the main
+ * thread's context, then ends the round.  netdev-dummy/receive hands a
+ * thread one packet per round, which cannot show what a thread does with a
+ * batch (GRO merges within a round).  With --csum or --tso, the packets
+ * arrive as from a tap with a vnet header: TCP checksum partial, and with
+ * --tso marked for segmentation. */
 static void
 receive_batch(struct unixctl_conn *conn, int argc, const char *argv[],
               void *aux OVS_UNUSED)
 {
     struct datapath *dp = dpif_percpu_find_datapath(argv[1]);
+    struct injected_offload offload = { .csum = false };
     struct dp_packet_batch batch;
+    int first_packet = 3;
     struct pmd_thread *t;
     struct dp_port *port;
+    const char *error;
 
     if (!dp) {
         unixctl_command_reply_error(conn, "no such datapath");
         return;
     }
-    if (argc - 3 > NETDEV_MAX_BURST) {
-        unixctl_command_reply_error(conn, "too many packets for a batch");
-        return;
-    }
-    dp_packet_batch_init(&batch);
-    for (int i = 3; i < argc; i++) {
-        struct dp_packet *packet;
-        const char *error = eth_from_hex(argv[i], &packet);
-
+    for (; first_packet < argc && !strncmp(argv[first_packet], "--", 2);
+         first_packet++) {
+        error = parse_offload_option(argv[first_packet], &offload);
         if (error) {
-            dp_packet_delete_batch(&batch, true);
             unixctl_command_reply_error(conn, error);
             return;
         }
-        dp_packet_batch_add(&batch, packet);
+    }
+    if (argc - first_packet > NETDEV_MAX_BURST) {
+        unixctl_command_reply_error(conn, "too many packets for a batch");
+        return;
+    }
+    error = parse_batch(argc - first_packet, argv + first_packet, &offload,
+                        &batch);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        return;
     }
 
     /* Ports are deleted only by the main thread, which this is. */
@@ -406,7 +540,7 @@ dp_unixctl_register_test_commands(void)
     unixctl_command_register("dpif-percpu/flow-stats-fail-alloc", "on|off",
                              1, 1, flow_stats_fail_alloc, NULL);
     unixctl_command_register("dpif-percpu/receive-batch",
-                             "dp port packet...", 3, INT_MAX,
+                             "dp port [--csum|--tso=segsz] packet...", 3, INT_MAX,
                              receive_batch, NULL);
 }
 
@@ -429,6 +563,8 @@ dp_unixctl_register(void)
                              0, 1, pmd_rxq_show, NULL);
     unixctl_command_register("dpif-percpu/tunnel-stats-show", "[dp]",
                              0, 1, tunnel_stats_show, NULL);
+    unixctl_command_register("dpif-percpu/gso-stats-show", "[dp]",
+                             0, 1, gso_stats_show, NULL);
     unixctl_command_register("dpif-percpu/ipf-stats-show", "[dp]",
                              0, 1, ipf_stats_show, NULL);
     ovsthread_once_done(&once);

@@ -62,6 +62,9 @@ enum gso_drop_reason {
                                  * IP fragment, an IPv6 extension header
                                  * that cannot be copied, or segsz 0. */
     GSO_DROP_TOO_MANY_SEGS,     /* Would need more than GSO_MAX_SEGS. */
+    GSO_DROP_BAD_CSUM_REQUEST,  /* Asks for a checksum gso_complete_csum()
+                                 * cannot complete (counted by its
+                                 * caller). */
     GSO_N_DROP_REASONS
 };
 
@@ -72,6 +75,10 @@ struct gso_stats {
     uint64_t packets_segmented;   /* Packets gso_segment() accepted, cut
                                    * into segments or sent as one. */
     uint64_t segments_out;        /* Packets it handed to the output. */
+    uint64_t csums_completed;     /* Packets whose partial checksums were
+                                   * completed for an egress without
+                                   * checksum offload (counted by the
+                                   * caller of gso_complete_csum()). */
     uint64_t drops[GSO_N_DROP_REASONS]; /* Packets it dropped, by reason. */
 };
 

@@ -94,6 +94,9 @@ enum pmd_counter {
     PMD_GSO_DROP_NOT_TCP,       /* Dropped: marked for TSO, not TCP. */
     PMD_GSO_DROP_MALFORMED,     /* Dropped: headers malformed. */
     PMD_GSO_DROP_TOO_MANY,      /* Dropped: too many segments. */
+    PMD_GSO_CSUMS_COMPLETED,    /* Partial checksums completed. */
+    PMD_GSO_DROP_BAD_CSUM,      /* Dropped: a checksum request that cannot
+                                 * be completed. */
     PMD_BUSY_CYCLES,            /* TSC cycles in rounds that got packets. */
     PMD_IDLE_CYCLES,            /* TSC cycles in rounds that got none. */
     PMD_N_COUNTERS

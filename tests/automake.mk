@@ -17,6 +17,7 @@ TESTSUITE_AT = \
 	tests/percpu-ipip-port.at \
 	tests/percpu-ipf.at \
 	tests/percpu-gso.at \
+	tests/percpu-gso-ports.at \
 	tests/percpu-ip-fragment.at \
 	tests/percpu-ipip.at \
 	tests/percpu-fragments.at \
@@ -24,7 +25,7 @@ TESTSUITE_AT = \
 	tests/percpu-ipip-interop.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
-	tests/ipip-packets.py tests/qemu/ipip-guest.sh \
+	tests/ipip-packets.py tests/gso-packets.py tests/qemu/ipip-guest.sh \
 	tests/qemu/ipip-guest-init.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
