@@ -90,11 +90,13 @@ gso_stats_activity(const struct gso_stats *g)
     return sum;
 }
 
-/* Sends every packet queued for output by 't' since the last flush. */
+/* Sends every packet queued for output by 't' since the last flush, then
+ * publishes its software offload counters if they moved (here, or on a
+ * tunnel's output since the last flush). */
 void
 dp_actions_flush(struct pmd_thread *t)
 {
-    uint64_t gso_before = gso_stats_activity(&t->gso_stats);
+    uint64_t gso_activity;
 
     for (size_t i = 0; i < t->n_tx_queues; i++) {
         struct pmd_tx_queue *q = &t->tx_queues[i];
@@ -104,7 +106,9 @@ dp_actions_flush(struct pmd_thread *t)
         }
     }
     t->n_tx_queues = 0;
-    if (OVS_UNLIKELY(gso_before != gso_stats_activity(&t->gso_stats))) {
+    gso_activity = gso_stats_activity(&t->gso_stats);
+    if (OVS_UNLIKELY(gso_activity != t->gso_published)) {
+        t->gso_published = gso_activity;
         publish_gso_stats(t);
     }
 }

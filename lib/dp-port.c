@@ -295,13 +295,9 @@ send_with_software_offload(struct dp_port *port, unsigned thread_index,
                         stats);
             continue;
         }
-        if (csum && !(ol_flags & csum)) {
-            if (gso_complete_csum(packet)) {
-                stats->drops[GSO_DROP_BAD_CSUM_REQUEST]++;
-                dp_packet_delete(packet);
-                continue;
-            }
-            stats->csums_completed++;
+        if (csum && !(ol_flags & csum)
+            && !gso_complete_csum_or_drop(packet, stats)) {
+            continue;
         }
         gso_output_put(&output, packet);
     }

@@ -345,3 +345,20 @@ gso_complete_csum(struct dp_packet *p)
 
     return 0;
 }
+
+/* Completes 'p''s partial checksums with gso_complete_csum() for an egress
+ * that cannot, counting it in 'stats'.  Returns true if 'p' may be sent;
+ * otherwise deletes it, counted as a drop: a packet whose checksum was
+ * left partial would be dropped by its receiver without a trace.  Called
+ * by the thread that owns 'p' and 'stats'. */
+bool
+gso_complete_csum_or_drop(struct dp_packet *p, struct gso_stats *stats)
+{
+    if (gso_complete_csum(p)) {
+        stats->drops[GSO_DROP_BAD_CSUM_REQUEST]++;
+        dp_packet_delete(p);
+        return false;
+    }
+    stats->csums_completed++;
+    return true;
+}

@@ -42,6 +42,7 @@
  * and on a 'struct gso_stats' owned by that thread; nothing is shared, no
  * lock is taken. */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,8 +64,8 @@ enum gso_drop_reason {
                                  * that cannot be copied, or segsz 0. */
     GSO_DROP_TOO_MANY_SEGS,     /* Would need more than GSO_MAX_SEGS. */
     GSO_DROP_BAD_CSUM_REQUEST,  /* Asks for a checksum gso_complete_csum()
-                                 * cannot complete (counted by its
-                                 * caller). */
+                                 * cannot complete (counted by
+                                 * gso_complete_csum_or_drop()). */
     GSO_N_DROP_REASONS
 };
 
@@ -75,10 +76,9 @@ struct gso_stats {
     uint64_t packets_segmented;   /* Packets gso_segment() accepted, cut
                                    * into segments or sent as one. */
     uint64_t segments_out;        /* Packets it handed to the output. */
-    uint64_t csums_completed;     /* Packets whose partial checksums were
-                                   * completed for an egress without
-                                   * checksum offload (counted by the
-                                   * caller of gso_complete_csum()). */
+    uint64_t csums_completed;     /* Packets whose partial checksums
+                                   * gso_complete_csum_or_drop()
+                                   * completed. */
     uint64_t drops[GSO_N_DROP_REASONS]; /* Packets it dropped, by reason. */
 };
 
@@ -99,6 +99,7 @@ int gso_segment(struct dp_packet *, uint16_t segsz, struct gso_output *,
                 struct gso_stats *);
 uint16_t gso_segsz_for_mtu(const struct dp_packet *, int mtu);
 int gso_complete_csum(struct dp_packet *);
+bool gso_complete_csum_or_drop(struct dp_packet *, struct gso_stats *);
 
 /* Building blocks of segments, shared with ip-fragment.c. */
 struct dp_packet *gso_pkt_new(const struct dp_packet *orig, const void *hdrs,

@@ -154,6 +154,8 @@ struct pmd_thread {
     OVSRCU_TYPE(struct ipf_cpu *) ipf;
     uint64_t ipf_generation;
     struct gso_stats gso_stats; /* Software segmentation. */
+    uint64_t gso_published;     /* gso_stats' activity when last copied to
+                                 * 'counters' (see dp_actions_flush()). */
     uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
 
     /* When this thread last sent an ARP request for a next hop, so that a

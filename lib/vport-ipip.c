@@ -934,10 +934,11 @@ vport_ipip_send(struct pmd_thread *t, struct dp_port *port,
             }
             continue;
         }
-        if (dp_packet_hwol_l4_mask(packet)) {
-            /* A partial checksum (from a tap's vnet header) cannot be left
-             * to the underlay once the packet is inside another header. */
-            gso_complete_csum(packet);
+        /* A partial checksum (from a tap's vnet header) cannot be left to
+         * the underlay once the packet is inside another header. */
+        if (dp_packet_hwol_l4_mask(packet)
+            && !gso_complete_csum_or_drop(packet, &t->gso_stats)) {
+            continue;
         }
         encapsulate_one(t, vport, packet, &u, &have_u, &underlay);
     }
