@@ -130,6 +130,8 @@ extern struct coverage_counter counter_datapath_drop_meter;
 DEFINE_STATIC_PER_THREAD_DATA(unsigned int, dp_meter_drops, 0);
 static unsigned int (*netdev_drop_meter_count)(void);
 
+/* The collection callback of "datapath_drop_meter": returns and zeroes the
+ * calling thread's count of meter drops, ours and dpif-netdev's. */
 static unsigned int
 drop_meter_count(void)
 {
@@ -162,6 +164,7 @@ counter_add(atomic_ullong *counter, uint64_t n)
     atomic_store_relaxed(counter, v + n);
 }
 
+/* Relaxed read of a counter that another thread may be writing. */
 static inline uint64_t
 counter_read(const atomic_ullong *counter)
 {
@@ -171,12 +174,14 @@ counter_read(const atomic_ullong *counter)
     return v;
 }
 
+/* The hash of 'meter_id' in a table's 'meters'. */
 static uint32_t
 meter_hash(uint32_t meter_id)
 {
     return hash_int(meter_id, 0);
 }
 
+/* The statistics slot of the thread with dense index 'index'. */
 static struct meter_slot *
 meter_slot(const struct dp_meter *meter, size_t index)
 {
@@ -184,6 +189,7 @@ meter_slot(const struct dp_meter *meter, size_t index)
                         meter->slots + index * meter->slot_size);
 }
 
+/* Returns the meter with id 'meter_id' in 'table', or NULL.  Under RCU. */
 static struct dp_meter *
 meter_lookup(const struct dp_meter_table *table, uint32_t meter_id)
 {
@@ -198,6 +204,7 @@ meter_lookup(const struct dp_meter_table *table, uint32_t meter_id)
     return NULL;
 }
 
+/* Frees 'meter', which no thread can reach any more.  Accepts NULL. */
 static void
 meter_free(struct dp_meter *meter)
 {
@@ -409,34 +416,48 @@ dp_meter_del(struct dp_meter_table *table, uint32_t meter_id,
     return error;
 }
 
-/* Polices 'n' packets of sizes 'sizes' with band 'b' of 'meter' at time
- * 'now', taking the tokens of the packets that conform from the band's
- * shared bucket with one compare-and-swap, and sets over[i] for each packet
- * i that exceeds the band.  A packet that exceeds the band takes no tokens,
- * so a later, smaller one may still conform, as in dpif-netdev. */
-static void
+/* Polices 'n' packets of sizes 'sizes', 'volume' tokens in all (packets
+ * or bits), with band 'b' of 'meter' at time 'now'.  Takes the tokens of the
+ * packets that conform from the band's shared bucket with one
+ * compare-and-swap, and returns true if some packet exceeds the band, in
+ * which case over[i] tells whether packet i does.  A packet that exceeds the
+ * band takes no tokens, so a later, smaller one may still conform, as in
+ * dpif-netdev.
+ *
+ * Whatever can be computed before reading the bucket is, so that the window
+ * in which another thread's update makes the compare-and-swap fail and
+ * retry stays short: when the bucket holds enough for the whole batch, as
+ * it does below the rate, that window is a few instructions. */
+static bool
 band_police(const struct dp_meter *meter, size_t b, const uint32_t sizes[],
-            size_t n, long long int now, bool over[])
+            size_t n, uint64_t volume, long long int now, bool over[])
 {
     const struct meter_band *band = &meter->bands[b];
     atomic_llong *bucket = &meter->buckets->empty_at[b];
     bool pktps = meter->flags & OFPMF13_PKTPS;
+    long long int floor_ns = now - band->burst_ns;
     long long int old, new;
+    bool some_over;
 
     atomic_read_relaxed(bucket, &old);
     for (;;) {
-        long long int base = MAX(old, now - band->burst_ns);
+        long long int base = MAX(old, floor_ns);
         uint64_t tokens = 0;
         uint64_t taken = 0;
 
         if (base < now) {
             tokens = (uint64_t) (now - base) * band->rate / band->scale;
         }
-        if (pktps) {
-            taken = MIN(n, tokens);
+        if (OVS_LIKELY(tokens >= volume)) {
+            /* The whole batch conforms. */
+            taken = volume;
+            some_over = false;
+        } else if (pktps) {
+            taken = tokens;
             for (size_t i = 0; i < n; i++) {
                 over[i] = i >= taken;
             }
+            some_over = true;
         } else {
             for (size_t i = 0; i < n; i++) {
                 uint64_t bits = (uint64_t) sizes[i] * 8;
@@ -446,17 +467,18 @@ band_police(const struct dp_meter *meter, size_t b, const uint32_t sizes[],
                     taken += bits;
                 }
             }
+            some_over = true;
         }
         if (!taken) {
             /* Every packet exceeds the band: nothing shared to write. */
-            return;
+            return some_over;
         }
         /* Round the cost up, so that rounding never lends tokens. */
         new = base + DIV_ROUND_UP(taken * band->scale, band->rate);
         if (atomic_compare_exchange_weak_explicit(bucket, &old, new,
                                                   memory_order_relaxed,
                                                   memory_order_relaxed)) {
-            return;
+            return some_over;
         }
         /* Another thread took tokens first: 'old' now holds its value. */
     }
@@ -486,7 +508,9 @@ dp_meter_run(const struct dp_meter_table *table, uint32_t meter_id,
     const struct dp_meter *meter;
     struct dp_packet *packet;
     struct meter_slot *slot;
+    bool some_over = false;
     size_t n_dropped = 0;
+    uint64_t volume;
     uint64_t bytes = 0;
     size_t i;
 
@@ -502,9 +526,8 @@ dp_meter_run(const struct dp_meter_table *table, uint32_t meter_id,
     DP_PACKET_BATCH_FOR_EACH (j, packet, batch) {
         sizes[j] = dp_packet_size(packet);
         bytes += sizes[j];
-        exceeded_band[j] = -1;
-        exceeded_rate[j] = 0;
     }
+    volume = meter->flags & OFPMF13_PKTPS ? n : bytes * 8;
 
     /* Each band takes the tokens of the packets that conform to it; a
      * packet that exceeds any band is dropped, and counted by the exceeded
@@ -512,25 +535,34 @@ dp_meter_run(const struct dp_meter_table *table, uint32_t meter_id,
     for (size_t b = 0; b < meter->n_bands; b++) {
         bool over[NETDEV_MAX_BURST];
 
-        band_police(meter, b, sizes, n, now_ns, over);
+        if (!band_police(meter, b, sizes, n, volume, now_ns, over)) {
+            continue;
+        }
+        if (!some_over) {
+            some_over = true;
+            memset(exceeded_band, -1, sizeof exceeded_band);
+            memset(exceeded_rate, 0, sizeof exceeded_rate);
+            memset(band_packets, 0, sizeof band_packets);
+            memset(band_bytes, 0, sizeof band_bytes);
+        }
         for (size_t j = 0; j < n; j++) {
             if (over[j] && meter->bands[b].rate > exceeded_rate[j]) {
                 exceeded_rate[j] = meter->bands[b].rate;
                 exceeded_band[j] = b;
             }
         }
-        band_packets[b] = 0;
-        band_bytes[b] = 0;
     }
 
-    DP_PACKET_BATCH_REFILL_FOR_EACH (i, n, packet, batch) {
-        if (exceeded_band[i] >= 0) {
-            band_packets[exceeded_band[i]]++;
-            band_bytes[exceeded_band[i]] += sizes[i];
-            dp_packet_delete(packet);
-            n_dropped++;
-        } else {
-            dp_packet_batch_refill(batch, packet, i);
+    if (some_over) {
+        DP_PACKET_BATCH_REFILL_FOR_EACH (i, n, packet, batch) {
+            if (exceeded_band[i] >= 0) {
+                band_packets[exceeded_band[i]]++;
+                band_bytes[exceeded_band[i]] += sizes[i];
+                dp_packet_delete(packet);
+                n_dropped++;
+            } else {
+                dp_packet_batch_refill(batch, packet, i);
+            }
         }
     }
 
