@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dp-ipf.h"
+#include "dp-meter.h"
 #include "dp-port.h"
 #include "dpif-provider.h"
 #include "odp-util.h"
@@ -76,6 +77,7 @@ datapath_create(const char *name, const struct dpif_class *class,
     /* One slot per possible PMD thread, plus the non-PMD context. */
     dp->n_thread_slots = n_cores + 1;
     dp->table = flow_table_create(dp->n_thread_slots);
+    dp->meters = dp_meter_table_create(dp->n_thread_slots);
 
     fat_rwlock_init(&dp->upcall_rwlock);
     for (size_t i = 0; i < DP_UPCALL_LOCKS; i++) {
@@ -153,6 +155,7 @@ datapath_free(struct datapath *dp)
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     flow_table_destroy(dp->table);
+    dp_meter_table_destroy(dp->meters);
     pmd_thread_destroy(datapath_thread(dp, 0));
     dp_ipf_destroy(dp);
     free(dp->threads);

@@ -44,6 +44,7 @@ struct dp_port;
 struct flow_table;
 struct ipip_endpoints;
 struct dp_ipf_config;
+struct dp_meter_table;
 struct pmd_thread;
 struct seq;
 struct smap;
@@ -73,6 +74,7 @@ struct datapath {
     struct seq *port_seq;       /* Changes when a port is added or deleted. */
 
     struct flow_table *table;   /* The shared megaflow table. */
+    struct dp_meter_table *meters; /* OpenFlow meters (dp-meter.h). */
 
     /* Where IPIP packets addressed to this host are decapsulated: built by
      * the main thread under 'reconfig_mutex' from the ipip ports, read by

@@ -21,6 +21,7 @@
 
 #include "datapath.h"
 #include "dp-input.h"
+#include "dp-meter.h"
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "dp-upcall.h"
@@ -33,6 +34,7 @@
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/vlog.h"
 #include "pmd.h"
+#include "timeval.h"
 #include "tunnel-neigh.h"
 #include "vport-ipip.h"
 
@@ -277,6 +279,23 @@ execute_userspace(struct pmd_thread *t, struct dp_packet_batch *batch,
     }
 }
 
+/* Runs 'batch' through the meter that action 'a' names: the packets that
+ * exceed it are removed from 'batch' and freed, whether or not this action
+ * may steal them, as in dpif-netdev.  Every caller of dp_actions_execute()
+ * owns the packets it passes (see dp-actions.h), so dropping in place is
+ * safe. */
+static void
+execute_meter(struct pmd_thread *t, struct dp_packet_batch *batch,
+              const struct nlattr *a)
+{
+    size_t n_dropped = dp_meter_run(t->dp->meters, nl_attr_get_u32(a),
+                                    t->index, batch, time_usec() * 1000);
+
+    if (n_dropped) {
+        pmd_counter_add(t, PMD_DROP_METER, n_dropped);
+    }
+}
+
 /* The odp_execute_actions() callback: actions that need the datapath. */
 static void
 execute_cb(void *t_, struct dp_packet_batch *batch, const struct nlattr *a,
@@ -299,8 +318,7 @@ execute_cb(void *t_, struct dp_packet_batch *batch, const struct nlattr *a,
         break;
 
     case OVS_ACTION_ATTR_METER:
-        /* Meters are not offered (meter_get_features reports none), so
-         * ofproto never asks for one; let the packets through. */
+        execute_meter(t, batch, a);
         break;
 
     case OVS_ACTION_ATTR_LB_OUTPUT:
@@ -348,7 +366,6 @@ dp_actions_supported(const struct nlattr *actions, size_t actions_len)
         enum ovs_action_attr type = nl_attr_type(a);
 
         if (type == OVS_ACTION_ATTR_CT || type == OVS_ACTION_ATTR_CT_CLEAR
-            || type == OVS_ACTION_ATTR_METER
             || type == OVS_ACTION_ATTR_TUNNEL_PUSH
             || type == OVS_ACTION_ATTR_TUNNEL_POP
             || type == OVS_ACTION_ATTR_LB_OUTPUT) {
@@ -359,7 +376,10 @@ dp_actions_supported(const struct nlattr *actions, size_t actions_len)
 }
 
 /* Executes 'actions' on 'batch' in forwarding thread 't'.  If 'steal', the
- * packets are consumed; otherwise the caller keeps them. */
+ * packets are consumed; otherwise the caller keeps those left in 'batch'.
+ * Either way the caller must own the packets: a meter action drops packets
+ * in place, removing them from 'batch' and freeing them, as dpif-netdev's
+ * does. */
 void
 dp_actions_execute(struct pmd_thread *t, struct dp_packet_batch *batch,
                    bool steal, const struct nlattr *actions,

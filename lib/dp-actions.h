@@ -18,7 +18,8 @@
 #define DP_ACTIONS_H 1
 
 /* Executes datapath actions with OVS's odp_execute_actions(), handling the
- * actions that need the datapath: output, recirculation and userspace. */
+ * actions that need the datapath: output, recirculation, userspace and
+ * meter. */
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -143,6 +143,7 @@ format_counters(struct ds *s, const struct pmd_thread *t)
                   c[PMD_DROP_SHORT], c[PMD_DROP_RECIRC_DEPTH],
                   c[PMD_DROP_NO_PORT], c[PMD_DROP_UNSUPPORTED],
                   c[PMD_DROP_TUNNEL]);
+    ds_put_format(s, "  dropped by meters: %"PRIu64"\n", c[PMD_DROP_METER]);
     cycles = c[PMD_BUSY_CYCLES] + c[PMD_IDLE_CYCLES];
     if (cycles) {
         uint64_t packets = c[PMD_RX_PACKETS] + c[PMD_RECIRC_PACKETS];

@@ -24,6 +24,7 @@
 #include "dp-actions.h"
 #include "dp-input.h"
 #include "dp-log.h"
+#include "dp-meter.h"
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "dp-unixctl.h"
@@ -904,6 +905,39 @@ dpif_percpu_set_config(struct dpif *dpif, const struct smap *other_config)
     return datapath_set_config(get_datapath(dpif), other_config);
 }
 
+/* Meters: see dp-meter.h.  ofproto-dpif calls meter_set and meter_get from
+ * the main thread, and meter_del also from the RCU thread after a grace
+ * period. */
+static void
+dpif_percpu_meter_get_features(const struct dpif *dpif OVS_UNUSED,
+                               struct ofputil_meter_features *features)
+{
+    dp_meter_get_features(features);
+}
+
+static int
+dpif_percpu_meter_set(struct dpif *dpif, ofproto_meter_id meter_id,
+                      struct ofputil_meter_config *config)
+{
+    return dp_meter_set(get_datapath(dpif)->meters, meter_id.uint32, config);
+}
+
+static int
+dpif_percpu_meter_get(const struct dpif *dpif, ofproto_meter_id meter_id,
+                      struct ofputil_meter_stats *stats, uint16_t n_bands)
+{
+    return dp_meter_get(get_datapath(dpif)->meters, meter_id.uint32, stats,
+                        n_bands);
+}
+
+static int
+dpif_percpu_meter_del(struct dpif *dpif, ofproto_meter_id meter_id,
+                      struct ofputil_meter_stats *stats, uint16_t n_bands)
+{
+    return dp_meter_del(get_datapath(dpif)->meters, meter_id.uint32, stats,
+                        n_bands);
+}
+
 #define DPIF_PERCPU_CLASS(TYPE)                                         \
     {                                                                   \
         .type = TYPE,                                                   \
@@ -940,6 +974,10 @@ dpif_percpu_set_config(struct dpif *dpif, const struct smap *other_config)
         .queue_to_priority = dpif_percpu_queue_to_priority,             \
         .get_datapath_version = dpif_percpu_get_datapath_version,       \
         .set_config = dpif_percpu_set_config,                           \
+        .meter_get_features = dpif_percpu_meter_get_features,           \
+        .meter_set = dpif_percpu_meter_set,                             \
+        .meter_get = dpif_percpu_meter_get,                             \
+        .meter_del = dpif_percpu_meter_del,                             \
     }
 
 /* The class behind datapath_type=netdev. */

@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "coverage.h"
 #include "datapath.h"
 #include "dp-input.h"
 #include "dp-packet.h"
@@ -226,6 +227,7 @@ pmd_thread_main(void *t_)
             if (max_sleep_us > 0) {
                 sleep_us = MIN(MAX(sleep_us * 2, PMD_FIRST_SLEEP_US),
                                max_sleep_us);
+                coverage_try_clear();
                 ovsrcu_quiesce_start();
                 xnanosleep(sleep_us * 1000LL);
                 ovsrcu_quiesce_end();
@@ -236,6 +238,10 @@ pmd_thread_main(void *t_)
         if (++rounds >= PMD_QUIESCE_INTERVAL) {
             rounds = 0;
             ovsrcu_quiesce();
+            /* Move this thread's coverage counts (meter drops, upcall
+             * collisions) into the totals, as dpif-netdev's PMD threads do;
+             * it does so at most once a second. */
+            coverage_try_clear();
         }
     }
 

@@ -65,6 +65,7 @@ enum pmd_counter {
     PMD_DROP_UNSUPPORTED,       /* Dropped: action this datapath lacks. */
     PMD_DROP_TUNNEL,            /* Dropped: output to a tunnel port of a
                                  * type this datapath lacks. */
+    PMD_DROP_METER,             /* Dropped by a meter band. */
 
     /* IPIP tunnel vports (vport-ipip.c). */
     PMD_TNL_RX_DECAP,           /* Packets decapsulated. */

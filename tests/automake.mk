@@ -23,7 +23,8 @@ TESTSUITE_AT = \
 	tests/percpu-fragments.at \
 	tests/percpu-ipip-system.at \
 	tests/percpu-ipip-interop.at \
-	tests/percpu-gso-system.at
+	tests/percpu-gso-system.at \
+	tests/percpu-meters.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/gso-packets.py tests/check-capture.py tests/qemu/ipip-guest.sh \
@@ -85,3 +86,8 @@ noinst_PROGRAMS += tests/test-ip-fragment
 tests_test_ip_fragment_SOURCES = tests/test-ip-fragment.c tests/test-pkt.h
 tests_test_ip_fragment_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_ip_fragment_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+noinst_PROGRAMS += tests/test-dp-meter
+tests_test_dp_meter_SOURCES = tests/test-dp-meter.c
+tests_test_dp_meter_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_dp_meter_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
