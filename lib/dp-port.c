@@ -18,10 +18,6 @@
 #include "dp-port.h"
 
 #include <errno.h>
-#include <linux/ethtool.h>
-#include <linux/sockios.h>
-#include <net/if.h>
-#include <sys/ioctl.h>
 
 #include "dp-packet.h"
 #include "flow.h"
@@ -31,7 +27,6 @@
 #include "netdev-provider.h"
 #include "openvswitch/vlog.h"
 #include "smap.h"
-#include "socket-util.h"
 #include "util.h"
 #include "vport-ipip.h"
 
@@ -77,7 +72,6 @@ dp_port_create(const char *name, const char *type, odp_port_t port_no,
                                               "afxdp-nonpmd"));
     port->is_tunnel = (netdev_get_tunnel_config(netdev) != NULL
                        && !netdev_is_ipip(netdev));
-    port->features_seq = netdev_get_change_seq(netdev) - 1;
     dp_port_refresh_link(port);
     if (port->is_tunnel) {
         VLOG_INFO("%s: tunnel port of type %s: ovs-percpu carries only "
@@ -314,9 +308,8 @@ void
 dp_port_send(struct dp_port *port, unsigned thread_index,
              struct dp_packet_batch *batch, struct gso_stats *stats)
 {
-    uint64_t ol_flags;
-
-    atomic_read_relaxed(&port->tx_ol_flags, &ol_flags);
+    uint64_t ol_flags = (port->tx_offloads_untrusted
+                         ? 0 : port->netdev->ol_flags);
 
     dp_packet_batch_apply_cutlen(batch);
     if (OVS_UNLIKELY(needs_software_offload(batch, ol_flags))) {
@@ -356,60 +349,7 @@ dp_port_set_config(struct dp_port *port, const struct smap *cfg,
     }
 }
 
-/* Returns the value of ethtool's boolean feature query 'cmd' (e.g.
- * ETHTOOL_GTSO) for Linux device 'name' in our network namespace, or 'dflt'
- * if the device cannot be asked (another namespace, not a Linux device). */
-static bool
-linux_device_feature(const char *name, uint32_t cmd, bool dflt)
-{
-    struct ethtool_value value = { .cmd = cmd };
-    struct ifreq ifr;
-
-    memset(&ifr, 0, sizeof ifr);
-    ifr.ifr_data = (void *) &value;
-    if (af_inet_ifreq_ioctl(name, &ifr, SIOCETHTOOL, "SIOCETHTOOL")) {
-        return dflt;
-    }
-    return value.data != 0;
-}
-
-/* Returns the transmit offloads 'port''s netdev really performs.
- *
- * - OVS 3.1's AF_XDP netdev claims TSO and checksum offload once
- *   userspace-tso-enable is on, but sends frames as they are: none.
- *
- * - A Linux device ("system") claims them too, and the kernel would do in
- *   software what the device cannot.  But a user who turned TSO or transmit
- *   checksumming off on the device ("ethtool -K DEV tso off") asked for
- *   MTU-sized frames with complete checksums from us: the datapath then
- *   segments and checksums them itself, and counts it (gso-stats-show). */
-static uint64_t
-real_tx_offloads(const struct dp_port *port)
-{
-    const char *type = netdev_get_type(port->netdev);
-    const char *name = netdev_get_name(port->netdev);
-    uint64_t flags = port->netdev->ol_flags;
-
-    if (port->tx_offloads_untrusted) {
-        return 0;
-    }
-    if (!strcmp(type, "system") && flags) {
-        if (!linux_device_feature(name, ETHTOOL_GTSO, true)) {
-            flags &= ~NETDEV_TX_OFFLOAD_TCP_TSO;
-        }
-        if (!linux_device_feature(name, ETHTOOL_GTXCSUM, true)) {
-            flags &= ~(NETDEV_TX_OFFLOAD_TCP_TSO
-                       | NETDEV_TX_OFFLOAD_TCP_CKSUM
-                       | NETDEV_TX_OFFLOAD_UDP_CKSUM
-                       | NETDEV_TX_OFFLOAD_SCTP_CKSUM
-                       | NETDEV_TX_OFFLOAD_IPV4_CKSUM);
-        }
-    }
-    return flags;
-}
-
-/* Reads 'port''s MAC and MTU from its netdev, for dp_port_get_link(), and,
- * when the netdev has changed, the transmit offloads it really performs.
+/* Reads 'port''s MAC and MTU from its netdev, for dp_port_get_link().
  * Main thread. */
 void
 dp_port_refresh_link(struct dp_port *port)
@@ -425,14 +365,6 @@ dp_port_refresh_link(struct dp_port *port)
     }
     atomic_store_relaxed(&port->link_mac, eth_addr_to_uint64(mac));
     atomic_store_relaxed(&port->link_mtu, mtu);
-
-    /* A feature change ("ethtool -K") reaches netdev-linux as a link
-     * notification, which bumps the netdev's change_seq. */
-    uint64_t seq = netdev_get_change_seq(port->netdev);
-    if (seq != port->features_seq) {
-        port->features_seq = seq;
-        atomic_store_relaxed(&port->tx_ol_flags, real_tx_offloads(port));
-    }
 }
 
 /* Returns in '*mac' and '*mtu' 'port''s MAC and MTU as the main thread last

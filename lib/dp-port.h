@@ -52,15 +52,6 @@ struct dp_port {
     bool is_internal;               /* A bridge's local port? */
     bool tx_offloads_untrusted;     /* Does the netdev claim transmit
                                      * offloads it does not perform? */
-
-    /* The transmit offloads (NETDEV_TX_OFFLOAD_*) the netdev really
-     * performs: what it claims, less what it does not do and, for a Linux
-     * device, less what its own features have turned off ("ethtool -K DEV
-     * tso off").  Worked out by the main thread when the netdev changes;
-     * forwarding threads read it in dp_port_send(). */
-    atomic_uint64_t tx_ol_flags;
-    uint64_t features_seq;          /* netdev change_seq 'tx_ol_flags' was
-                                     * worked out at. */
     struct vport_ipip *ipip;        /* If an "ipip" port, its datapath side;
                                      * see vport-ipip.h. */
 
