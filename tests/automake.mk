@@ -21,10 +21,11 @@ TESTSUITE_AT = \
 	tests/percpu-ipip.at \
 	tests/percpu-fragments.at \
 	tests/percpu-ipip-system.at \
-	tests/percpu-ipip-interop.at
+	tests/percpu-ipip-interop.at \
+	tests/percpu-conntrack.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
-	tests/ipip-packets.py tests/qemu/ipip-guest.sh \
+	tests/ipip-packets.py tests/ct-packets.py tests/qemu/ipip-guest.sh \
 	tests/qemu/ipip-guest-init.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
