@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "dp-conntrack.h"
 #include "dp-ipf.h"
 #include "dp-meter.h"
 #include "dp-port.h"
@@ -94,6 +95,7 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp->max_sleep_us = PMD_DEFAULT_MAX_SLEEP_US;
     dp->emc_insert_inv_prob = DEFAULT_EMC_INSERT_INV_PROB;
     dp_ipf_init(dp);
+    dp->conntrack = dp_conntrack_create();
     atomic_init(&dp->emc_insert_min,
                 UINT32_MAX / DEFAULT_EMC_INSERT_INV_PROB);
     dp->reconfigure_seq = seq_create();
@@ -158,6 +160,7 @@ datapath_free(struct datapath *dp)
     dp_meter_table_destroy(dp->meters);
     pmd_thread_destroy(datapath_thread(dp, 0));
     dp_ipf_destroy(dp);
+    dp_conntrack_destroy(dp->conntrack);
     free(dp->threads);
     ovsthread_key_delete(dp->self_key);
     ovs_mutex_destroy(&dp->non_pmd_mutex);
@@ -451,6 +454,7 @@ datapath_set_config(struct datapath *dp, const struct smap *other_config)
     }
     set_emc_insert_inv_prob(dp, other_config);
     dp_ipf_set_config(dp, other_config);
+    dp_conntrack_set_config(dp->conntrack, dp->name, other_config);
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     if (changed) {

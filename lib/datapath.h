@@ -88,6 +88,10 @@ struct datapath {
     OVSRCU_TYPE(struct dp_ipf_config *) ipf_config;
     char *ipf_rejected;
 
+    /* The connection tracker (dp-conntrack.h): created and destroyed with
+     * the datapath, used by every forwarding thread. */
+    struct dp_conntrack *conntrack;
+
     /* Upcalls: readers are the forwarding threads that miss; the write lock
      * is held while upcalls are disabled. */
     struct fat_rwlock upcall_rwlock;

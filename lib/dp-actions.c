@@ -20,12 +20,16 @@
 #include <errno.h>
 
 #include "datapath.h"
+#include "dp-conntrack.h"
+#include "dp-ipf.h"
 #include "dp-input.h"
 #include "dp-meter.h"
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "dp-upcall.h"
 #include "flow.h"
+#include "flow-table.h"
+#include "frag-mru.h"
 #include "gso.h"
 #include "netdev.h"
 #include "netlink.h"
@@ -161,6 +165,43 @@ execute_tunnel_output(struct pmd_thread *t, struct dp_port *port,
     vport_ipip_send(t, port, batch);
 }
 
+/* Where the fragments of a reassembled datagram go: 'q''s batch, sent when
+ * full. */
+struct refrag_sink {
+    struct pmd_thread *t;
+    struct pmd_tx_queue *q;
+};
+
+/* gso_output flush callback for 'struct refrag_sink'. */
+static void
+refrag_flush(struct dp_packet_batch *batch, void *sink_)
+{
+    struct refrag_sink *sink = sink_;
+
+    dp_port_send(sink->q->port, sink->t->index, batch, &sink->t->gso_stats);
+    dp_packet_batch_init(batch);
+}
+
+/* Queues 'packet', a datagram that ct() reassembled from fragments of at
+ * most 'mru' IP bytes, on 'q' cut again into fragments of that size, as
+ * Linux's datapath does on output. */
+static void
+output_refragment(struct pmd_thread *t, struct pmd_tx_queue *q,
+                  struct dp_packet *packet, uint16_t mru)
+{
+    struct refrag_sink sink = { .t = t, .q = q };
+    struct gso_output out = {
+        .batch = &q->batch, .flush = refrag_flush, .aux = &sink,
+    };
+    bool cut;
+
+    if (dp_conntrack_refragment(packet, mru, &out, &cut)) {
+        pmd_counter_add(t, PMD_CT_DROP_REFRAGMENT, 1);
+    } else if (cut) {
+        pmd_counter_add(t, PMD_CT_REFRAGMENTED, 1);
+    }
+}
+
 /* Outputs 'batch' to the port the output action 'a' names.  The packets
  * are queued, already truncated, and sent when 't' next flushes, so that
  * the packets of many megaflows that leave by one port go out in one
@@ -206,6 +247,12 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
         tunnel_neigh_snoop(q->port, batch);
     }
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        uint16_t mru = frag_mru_get(packet);
+
+        if (OVS_UNLIKELY(mru)) {
+            output_refragment(t, q, packet, mru);
+            continue;
+        }
         if (OVS_UNLIKELY(dp_packet_batch_is_full(&q->batch))) {
             dp_port_send(q->port, t->index, &q->batch, &t->gso_stats);
             dp_packet_batch_init(&q->batch);
@@ -296,6 +343,47 @@ execute_meter(struct pmd_thread *t, struct dp_packet_batch *batch,
     }
 }
 
+/* Returns in '*tp_src' and '*tp_dst' the transport ports of what the
+ * running actions were chosen for, if ct() action 'a' names a helper (a
+ * non-zero port then names the helper's control port), else zeros. */
+static void
+ct_helper_ports(const struct pmd_thread *t, const struct nlattr *a,
+                ovs_be16 *tp_src, ovs_be16 *tp_dst)
+{
+    *tp_src = *tp_dst = 0;
+    if (OVS_LIKELY(!nl_attr_find_nested(a, OVS_CT_ATTR_HELPER))) {
+        return;
+    }
+    if (t->exec_key) {
+        *tp_src = t->exec_key->tp_src;
+        *tp_dst = t->exec_key->tp_dst;
+    } else if (t->exec_flow) {
+        struct flow key;
+
+        megaflow_get_key(t->exec_flow, &key);
+        *tp_src = key.tp_src;
+        *tp_dst = key.tp_dst;
+    }
+}
+
+/* Executes ct() action 'a' on 'batch', in place, in 't'. */
+static void
+execute_ct(struct pmd_thread *t, struct dp_packet_batch *batch,
+           const struct nlattr *a)
+{
+    struct dp_conntrack_stats st = { 0 };
+    ovs_be16 tp_src, tp_dst;
+
+    ct_helper_ports(t, a, &tp_src, &tp_dst);
+    dp_conntrack_execute(t->dp->conntrack, dp_ipf_thread_table(t), batch, a,
+                         tp_src, tp_dst, t->now, &st);
+    pmd_counter_add(t, PMD_CT_PACKETS, st.packets);
+    if (OVS_UNLIKELY(st.fragments)) {
+        pmd_counter_add(t, PMD_CT_FRAGMENTS, st.fragments);
+        pmd_counter_add(t, PMD_CT_REASSEMBLED, st.reassembled);
+    }
+}
+
 /* The odp_execute_actions() callback: actions that need the datapath. */
 static void
 execute_cb(void *t_, struct dp_packet_batch *batch, const struct nlattr *a,
@@ -317,6 +405,22 @@ execute_cb(void *t_, struct dp_packet_batch *batch, const struct nlattr *a,
         execute_userspace(t, batch, a, should_steal);
         break;
 
+    case OVS_ACTION_ATTR_CT:
+        /* Conntrack works on the packets in place, as its results are for
+         * the later actions; the last action's packets are freed after. */
+        execute_ct(t, batch, a);
+        if (should_steal) {
+            dp_packet_delete_batch(batch, true);
+        }
+        break;
+
+    case OVS_ACTION_ATTR_CT_CLEAR:
+        dp_conntrack_clear(batch);
+        if (should_steal) {
+            dp_packet_delete_batch(batch, true);
+        }
+        break;
+
     case OVS_ACTION_ATTR_METER:
         execute_meter(t, batch, a);
         break;
@@ -324,8 +428,6 @@ execute_cb(void *t_, struct dp_packet_batch *batch, const struct nlattr *a,
     case OVS_ACTION_ATTR_LB_OUTPUT:
     case OVS_ACTION_ATTR_TUNNEL_PUSH:
     case OVS_ACTION_ATTR_TUNNEL_POP:
-    case OVS_ACTION_ATTR_CT:
-    case OVS_ACTION_ATTR_CT_CLEAR:
     case OVS_ACTION_ATTR_UNSPEC:
     case OVS_ACTION_ATTR_SET:
     case OVS_ACTION_ATTR_PUSH_VLAN:
@@ -365,8 +467,7 @@ dp_actions_supported(const struct nlattr *actions, size_t actions_len)
     NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
         enum ovs_action_attr type = nl_attr_type(a);
 
-        if (type == OVS_ACTION_ATTR_CT || type == OVS_ACTION_ATTR_CT_CLEAR
-            || type == OVS_ACTION_ATTR_TUNNEL_PUSH
+        if (type == OVS_ACTION_ATTR_TUNNEL_PUSH
             || type == OVS_ACTION_ATTR_TUNNEL_POP
             || type == OVS_ACTION_ATTR_LB_OUTPUT) {
             return false;
@@ -386,4 +487,21 @@ dp_actions_execute(struct pmd_thread *t, struct dp_packet_batch *batch,
                    size_t actions_len)
 {
     odp_execute_actions(t, batch, steal, actions, actions_len, execute_cb);
+}
+
+/* As dp_actions_execute(), for actions chosen for the packets with key
+ * 'key' (an upcalled or executed packet's), not for a megaflow. */
+void
+dp_actions_execute_for(struct pmd_thread *t, struct dp_packet_batch *batch,
+                       bool steal, const struct flow *key,
+                       const struct nlattr *actions, size_t actions_len)
+{
+    const struct megaflow *outer = t->exec_flow;
+    const struct flow *outer_key = t->exec_key;
+
+    t->exec_flow = NULL;
+    t->exec_key = key;
+    odp_execute_actions(t, batch, steal, actions, actions_len, execute_cb);
+    t->exec_flow = outer;
+    t->exec_key = outer_key;
 }

@@ -19,12 +19,13 @@
 
 /* Executes datapath actions with OVS's odp_execute_actions(), handling the
  * actions that need the datapath: output, recirculation, userspace and
- * meter. */
+ * meter and conntrack (ct, ct_clear). */
 
 #include <stdbool.h>
 #include <stddef.h>
 
 struct dp_packet_batch;
+struct flow;
 struct nlattr;
 struct pmd_thread;
 
@@ -32,6 +33,10 @@ bool dp_actions_supported(const struct nlattr *actions, size_t actions_len);
 void dp_actions_execute(struct pmd_thread *, struct dp_packet_batch *,
                         bool steal, const struct nlattr *actions,
                         size_t actions_len);
+void dp_actions_execute_for(struct pmd_thread *, struct dp_packet_batch *,
+                            bool steal, const struct flow *key,
+                            const struct nlattr *actions,
+                            size_t actions_len);
 
 void dp_actions_flush(struct pmd_thread *);
 

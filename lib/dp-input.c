@@ -260,13 +260,19 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
     for (size_t i = 0; i < fb.n; i++) {
         struct flow_batch *b = &fb.batches[i];
         const struct megaflow_actions *actions;
+        const struct megaflow *outer = t->exec_flow;
+        const struct flow *outer_key = t->exec_key;
 
         flow_stats_update(b->flow->stats, t->index,
                           dp_packet_batch_size(&b->packets), b->n_bytes,
                           b->tcp_flags, t->now);
         actions = megaflow_get_actions(b->flow);
+        t->exec_flow = b->flow;
+        t->exec_key = NULL;
         dp_actions_execute(t, &b->packets, true, actions->actions,
                            actions->size);
+        t->exec_flow = outer;
+        t->exec_key = outer_key;
     }
 }
 

@@ -130,7 +130,8 @@ upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
     ovs_mutex_unlock(turn);
 
     dp_packet_batch_init_packet(&batch, packet);
-    dp_actions_execute(t, &batch, true, actions->data, actions->size);
+    dp_actions_execute_for(t, &batch, true, &match.flow, actions->data,
+                           actions->size);
 
 out:
     ofpbuf_uninit(actions);

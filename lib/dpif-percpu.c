@@ -29,6 +29,7 @@
 #include "dp-port.h"
 #include "dp-unixctl.h"
 #include "dpif-netdev.h"
+#include "dpif-percpu-ct.h"
 #include "dpif-provider.h"
 #include "flow-stats.h"
 #include "flow-table.h"
@@ -58,8 +59,7 @@ static struct shash datapaths OVS_GUARDED_BY(datapaths_mutex)
     = SHASH_INITIALIZER(&datapaths);
 
 /* What the key of a dumped flow may hold: the same as dpif-netdev's, so that
- * dumps read the same.  The conntrack fields are always zero here, since
- * flows that match on conntrack are refused. */
+ * dumps read the same. */
 const struct odp_support dpif_percpu_odp_support = {
     .max_vlan_headers = SIZE_MAX,
     .max_mpls_depth = SIZE_MAX,
@@ -90,6 +90,13 @@ static struct datapath *
 get_datapath(const struct dpif *dpif)
 {
     return dpif_percpu_cast(dpif)->dp;
+}
+
+/* Returns the datapath that 'dpif', one of our dpifs, is open on. */
+struct datapath *
+dpif_percpu_get_datapath(const struct dpif *dpif)
+{
+    return get_datapath(dpif);
 }
 
 static bool
@@ -479,16 +486,18 @@ mask_from_nlattrs(const struct nlattr *key, uint32_t key_len,
     return 0;
 }
 
-/* Returns true if 'flow' matches on conntrack state, which this datapath
- * cannot supply yet.  Refusing such flows is how ofproto's feature probes
- * learn that conntrack is missing.  Only the values count: an exact-match
- * mask on all-zero conntrack fields (as a probe's missing mask gives) asks
- * nothing of conntrack. */
+/* The connection states OVS's userspace conntrack sets, as in
+ * dpif-netdev. */
+#define CT_STATES_SUPPORTED (CS_NEW | CS_ESTABLISHED | CS_RELATED          \
+                             | CS_INVALID | CS_REPLY_DIR | CS_TRACKED      \
+                             | CS_SRC_NAT | CS_DST_NAT)
+
+/* Returns true if 'flow' matches a connection state that conntrack never
+ * sets (such as "snat"-less kernel-only bits), which would never match. */
 static bool
-flow_uses_conntrack(const struct flow *flow)
+flow_uses_unsupported_ct_state(const struct flow *flow)
 {
-    return (flow->ct_state || flow->ct_zone || flow->ct_mark
-            || !ovs_u128_is_zero(flow->ct_label) || flow->ct_nw_proto);
+    return flow->ct_state & ~(uint32_t) CT_STATES_SUPPORTED;
 }
 
 /* Fills 'out' from 'flow': the key and mask re-serialised in canonical order
@@ -586,7 +595,7 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
                     : (put->flags & DPIF_FP_MODIFY) ? "[modify]" : "[zero]");
         return EINVAL;
     }
-    if (flow_uses_conntrack(&match.flow)
+    if (flow_uses_unsupported_ct_state(&match.flow)
         || !dp_actions_supported(put->actions, put->actions_len)) {
         return EINVAL;
     }
@@ -706,8 +715,8 @@ execute(struct datapath *dp, struct dpif_execute *execute)
     /* The caller keeps 'packet' and may expect to see the actions' changes,
      * so execute on a copy and swap it back. */
     dp_packet_batch_init_packet(&batch, dp_packet_clone(packet));
-    dp_actions_execute(t, &batch, false, execute->actions,
-                       execute->actions_len);
+    dp_actions_execute_for(t, &batch, false, execute->flow,
+                           execute->actions, execute->actions_len);
     dp_input_finish_round(t);
     if (t->index == 0) {
         ovs_mutex_unlock(&dp->non_pmd_mutex);
@@ -978,6 +987,7 @@ dpif_percpu_meter_del(struct dpif *dpif, ofproto_meter_id meter_id,
         .meter_set = dpif_percpu_meter_set,                             \
         .meter_get = dpif_percpu_meter_get,                             \
         .meter_del = dpif_percpu_meter_del,                             \
+        DPIF_PERCPU_CT_MEMBERS,                                         \
     }
 
 /* The class behind datapath_type=netdev. */

@@ -30,6 +30,7 @@
 #include "odp-util.h"
 
 struct datapath;
+struct dpif;
 
 /* What the flow keys this datapath reports may hold: the same as
  * dpif-netdev's, so that dumps and logs read the same. */
@@ -40,5 +41,6 @@ void dpif_percpu_register_as(const char *type);
 void dpif_percpu_override_system(void);
 
 struct datapath *dpif_percpu_find_datapath(const char *name);
+struct datapath *dpif_percpu_get_datapath(const struct dpif *);
 
 #endif /* dpif-percpu.h */

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/ip6.h>
 #include <string.h>
 
 #include "csum.h"
@@ -230,6 +231,134 @@ ip_fragment_v4(struct dp_packet *p, int mtu, struct gso_output *out)
     ipf_fix(p, h.l3_ofs, later_ihl, payload_len - start,
             keep | (off0 + start / IPF_UNIT) | mf0);
     gso_output_put(out, p);
+    return 0;
+
+drop:
+    dp_packet_delete(p);
+    return error;
+}
+
+/* Returns the offset, in 'p' (parsed into 'h'), of the end of the IPv6
+ * unfragmentable part (RFC 8200, section 4.5: the fixed header, and a
+ * hop-by-hop options header, a routing header and destination options
+ * before a routing header), and in '*nh_ofs' that of the next-header byte
+ * that names what follows it.  Returns 0 if the extension headers overrun
+ * the ones 'h' found. */
+static size_t
+ipv6_unfragmentable_end(const struct dp_packet *p, const struct net_hdrs *h,
+                        size_t *nh_ofs)
+{
+    const uint8_t *data = dp_packet_data(p);
+    size_t ofs = h->l3_ofs + IPV6_HEADER_LEN;
+    size_t nh = h->l3_ofs + offsetof(struct ovs_16aligned_ip6_hdr, ip6_nxt);
+    size_t end = ofs;
+
+    *nh_ofs = nh;
+    while (data[nh] == IPPROTO_HOPOPTS || data[nh] == IPPROTO_ROUTING
+           || data[nh] == IPPROTO_DSTOPTS) {
+        uint8_t type = data[nh];
+        size_t len;
+
+        if (ofs + 2 > h->l4_ofs) {
+            return 0;
+        }
+        len = (data[ofs + 1] + 1) * 8;
+        if (ofs + len > h->l4_ofs) {
+            return 0;
+        }
+        if (type != IPPROTO_DSTOPTS) {
+            /* Destination options before it are unfragmentable too. */
+            end = ofs + len;
+            *nh_ofs = ofs;
+        }
+        nh = ofs;
+        ofs += len;
+    }
+    return end;
+}
+
+/* Cuts IPv6 packet 'p' into fragments of at most 'mtu' bytes of IPv6
+ * packet each, fixed header included, with fragment headers carrying 'id',
+ * and hands them, in order, to 'out'.  The unfragmentable part (see
+ * ipv6_unfragmentable_end()) and the L2 header are copied in front of
+ * every fragment.  Pending checksum offloads are completed first.  A
+ * packet that already fits goes to 'out' unchanged.
+ *
+ * Returns 0 on success, having taken ownership of 'p'.  Otherwise frees
+ * 'p' and returns EPROTONOSUPPORT if it is not IPv6, or EINVAL if it is
+ * malformed, already a fragment, marked for TCP segmentation, or 'mtu'
+ * leaves no room for 8 payload bytes. */
+int
+ip_fragment_v6(struct dp_packet *p, int mtu, ovs_be32 id,
+               struct gso_output *out)
+{
+    size_t unfrag_end, nh_ofs, frag_max, payload_len, start;
+    const uint8_t *data;
+    struct net_hdrs h;
+    uint8_t *hdr;
+    int error;
+
+    error = net_hdrs_parse(p, &h);
+    if (!error && !h.is_ipv6) {
+        error = EPROTONOSUPPORT;
+    }
+    if (error) {
+        goto drop;
+    }
+    if (mtu >= 0 && h.end_ofs - h.l3_ofs <= (size_t) mtu) {
+        gso_output_put(out, p);
+        return 0;
+    }
+    if (dp_packet_hwol_is_tso(p) || gso_complete_csum(p)) {
+        error = EINVAL;
+        goto drop;
+    }
+
+    data = dp_packet_data(p);
+    unfrag_end = ipv6_unfragmentable_end(p, &h, &nh_ofs);
+    if (!unfrag_end || data[nh_ofs] == IPPROTO_FRAGMENT
+        || mtu < 0
+        || (size_t) mtu < (unfrag_end - h.l3_ofs
+                            + sizeof(struct ovs_16aligned_ip6_frag)
+                            + IPF_UNIT)) {
+        error = EINVAL;
+        goto drop;
+    }
+    frag_max = ROUND_DOWN(mtu - (unfrag_end - h.l3_ofs)
+                          - sizeof(struct ovs_16aligned_ip6_frag), IPF_UNIT);
+    payload_len = h.end_ofs - unfrag_end;
+
+    /* The headers of every fragment: L2, the unfragmentable part with the
+     * byte that named the next header now naming the fragment header, and
+     * the fragment header, whose offset and M flag change per fragment. */
+    hdr = xmalloc(unfrag_end + sizeof(struct ovs_16aligned_ip6_frag));
+    memcpy(hdr, data, unfrag_end);
+    hdr[nh_ofs] = IPPROTO_FRAGMENT;
+
+    for (start = 0; start < payload_len; start += frag_max) {
+        size_t len = MIN(frag_max, payload_len - start);
+        struct ovs_16aligned_ip6_frag *fh;
+        struct ovs_16aligned_ip6_hdr *ip6;
+        bool more = start + len < payload_len;
+        struct dp_packet *frag;
+
+        fh = (struct ovs_16aligned_ip6_frag *) (hdr + unfrag_end);
+        fh->ip6f_nxt = data[nh_ofs];
+        fh->ip6f_reserved = 0;
+        /* <netinet/ip6.h>'s IP6F_MORE_FRAG is in network byte order. */
+        fh->ip6f_offlg = htons(start) | (more ? IP6F_MORE_FRAG : 0);
+        put_16aligned_be32(&fh->ip6f_ident, id);
+        ip6 = (struct ovs_16aligned_ip6_hdr *) (hdr + h.l3_ofs);
+        ip6->ip6_plen = htons(unfrag_end - h.l3_ofs - IPV6_HEADER_LEN
+                              + sizeof *fh + len);
+
+        frag = gso_pkt_new(p, hdr, unfrag_end + sizeof *fh,
+                           data + unfrag_end + start, len);
+        frag->l3_ofs = h.l3_ofs;
+        gso_output_put(out, frag);
+    }
+    free(hdr);
+    dp_packet_delete(p);
     return 0;
 
 drop:

@@ -17,7 +17,7 @@
 #ifndef IP_FRAGMENT_H
 #define IP_FRAGMENT_H 1
 
-/* IPv4 fragmentation on output, and the ICMP error that replaces it when
+/* IPv4 and IPv6 fragmentation on output, and the ICMP error that replaces it when
  * the datagram must not be fragmented.
  *
  * When a packet leaves through a port (or a tunnel) whose MTU it exceeds,
@@ -39,6 +39,8 @@
 struct dp_packet;
 
 int ip_fragment_v4(struct dp_packet *, int mtu, struct gso_output *);
+int ip_fragment_v6(struct dp_packet *, int mtu, ovs_be32 id,
+                   struct gso_output *);
 struct dp_packet *ip_icmp_frag_needed(const struct dp_packet *orig,
                                       ovs_be32 src, int mtu);
 

@@ -161,6 +161,10 @@ struct ipf_cpu {
     struct hmap recent_map;     /* Contains the in-use 'recent' entries. */
 
     struct ipf_cpu_counters counters;   /* Published to ipf_cpu_get_stats(). */
+
+    /* The largest fragment, in IP bytes (header included), of the datagram
+     * ipf_cpu_reassemble() last returned whole; see ipf_cpu_last_mru(). */
+    uint16_t last_mru;
 };
 
 /* Outcome of ipf_parse(). */
@@ -777,7 +781,7 @@ ipf_queue_start(struct ipf_cpu *ipf, struct dp_packet *p,
  * by 'fi') make, and frees neither.  Returns NULL if it is too big. */
 static struct dp_packet *
 ipf_queue_build(const struct ipf_cpu_queue *q, const struct dp_packet *p,
-                const struct ipf_cpu_frag_info *fi)
+                const struct ipf_cpu_frag_info *fi, uint16_t *mru)
 {
     const struct dp_packet *first_pkt;
     struct ipf_cpu_frag first;
@@ -819,6 +823,13 @@ ipf_queue_build(const struct ipf_cpu_queue *q, const struct dp_packet *p,
     memcpy(data + first.hdr_end + fi->start,
            (const uint8_t *) dp_packet_data(p) + fi->data_ofs,
            fi->end - fi->start);
+
+    *mru = fi->data_ofs - p->l3_ofs + (fi->end - fi->start);
+    for (size_t i = 0; i < q->n_frags; i++) {
+        const struct ipf_cpu_frag *f = &q->frags[i];
+
+        *mru = MAX(*mru, f->data_ofs - f->pkt->l3_ofs + (f->end - f->start));
+    }
 
     out->md = first_pkt->md;
     out->packet_type = first_pkt->packet_type;
@@ -897,7 +908,7 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
     if ((q->last_in || !fi->more)
         && q->held_len + (fi->end - fi->start)
            == (q->last_in ? q->max_end : fi->end)) {
-        out = ipf_queue_build(q, p, fi);
+        out = ipf_queue_build(q, p, fi, &ipf->last_mru);
         if (!out) {
             ipf_queue_discard(ipf, q, p, IPF_DROP_OVERSIZE, now);
             return NULL;
@@ -997,6 +1008,19 @@ ipf_cpu_run(struct ipf_cpu *ipf, long long int now_ms)
     if (changed) {
         ipf_publish_gauges(ipf);
     }
+}
+
+/* Returns the size of the largest fragment, in IP bytes (its IP header
+ * included; for IPv6 its fixed header and extension headers), of the
+ * datagram that the last call of ipf_cpu_reassemble() on 'ipf' returned
+ * whole, as Linux's frag_max_size.  A datapath that forwards the datagram
+ * whole cuts it again to this size on output, so that it never sends a
+ * packet larger than the sender did.  Called by the owner only, right
+ * after that call. */
+uint16_t
+ipf_cpu_last_mru(const struct ipf_cpu *ipf)
+{
+    return ipf->last_mru;
 }
 
 /* Reads the counters of 'ipf' into 'stats'.  Any thread may call it. */

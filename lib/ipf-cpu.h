@@ -215,6 +215,7 @@ void ipf_cpu_set_config(struct ipf_cpu *, const struct ipf_cpu_config *);
 struct dp_packet *ipf_cpu_reassemble(struct ipf_cpu *, struct dp_packet *,
                                      long long int now_ms);
 void ipf_cpu_run(struct ipf_cpu *, long long int now_ms);
+uint16_t ipf_cpu_last_mru(const struct ipf_cpu *);
 
 void ipf_cpu_get_stats(const struct ipf_cpu *, struct ipf_cpu_stats *);
 

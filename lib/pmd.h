@@ -98,6 +98,14 @@ enum pmd_counter {
     PMD_GSO_CSUMS_COMPLETED,    /* Partial checksums completed. */
     PMD_GSO_DROP_BAD_CSUM,      /* Dropped: a checksum request that cannot
                                  * be completed. */
+
+    /* Conntrack (dp-conntrack.h). */
+    PMD_CT_PACKETS,             /* Packets through conntrack_execute(). */
+    PMD_CT_FRAGMENTS,           /* Fragments given to reassembly by ct(). */
+    PMD_CT_REASSEMBLED,         /* Datagrams they completed. */
+    PMD_CT_REFRAGMENTED,        /* Reassembled datagrams cut again on
+                                 * output. */
+    PMD_CT_DROP_REFRAGMENT,     /* Dropped: could not be cut again. */
     PMD_BUSY_CYCLES,            /* TSC cycles in rounds that got packets. */
     PMD_IDLE_CYCLES,            /* TSC cycles in rounds that got none. */
     PMD_N_COUNTERS
@@ -132,6 +140,12 @@ struct pmd_thread {
     struct pmd_poll *polls;     /* Queues this thread polls... */
     size_t n_polls;             /* ...and how many. */
     uint32_t recirc_depth;      /* Current recirculation nesting. */
+    /* What the running actions were chosen for: the megaflow hit, or the
+     * whole key of an upcalled or executed packet ('exec_key' wins), or
+     * neither.  Their transport ports name a ct() helper's control port,
+     * as in dpif-netdev. */
+    const struct megaflow *exec_flow;
+    const struct flow *exec_key;
     uint32_t sweep_countdown;   /* Rounds, for the cache sweep's pace. */
 
     /* The exact-match cache's recent hit rate, measured over windows of

@@ -24,10 +24,12 @@ TESTSUITE_AT = \
 	tests/percpu-ipip-system.at \
 	tests/percpu-ipip-interop.at \
 	tests/percpu-gso-system.at \
-	tests/percpu-meters.at
+	tests/percpu-meters.at \
+	tests/percpu-conntrack.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
-	tests/ipip-packets.py tests/gso-packets.py tests/check-capture.py tests/qemu/ipip-guest.sh \
+	tests/ipip-packets.py tests/gso-packets.py tests/check-capture.py \
+	tests/ct-packets.py tests/qemu/ipip-guest.sh \
 	tests/qemu/ipip-guest-init.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
