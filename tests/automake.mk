@@ -21,7 +21,8 @@ TESTSUITE_AT = \
 	tests/percpu-ipip.at \
 	tests/percpu-fragments.at \
 	tests/percpu-ipip-system.at \
-	tests/percpu-ipip-interop.at
+	tests/percpu-ipip-interop.at \
+	tests/percpu-afpacket.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/qemu/ipip-guest.sh \
@@ -83,3 +84,8 @@ noinst_PROGRAMS += tests/test-ip-fragment
 tests_test_ip_fragment_SOURCES = tests/test-ip-fragment.c tests/test-pkt.h
 tests_test_ip_fragment_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_ip_fragment_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+noinst_PROGRAMS += tests/test-afpacket-vnet
+tests_test_afpacket_vnet_SOURCES = tests/test-afpacket-vnet.c tests/test-pkt.h
+tests_test_afpacket_vnet_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_afpacket_vnet_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
