@@ -18,6 +18,7 @@
 #include "afpacket-ring.h"
 
 #include <errno.h>
+#include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/virtio_net.h>
@@ -165,6 +166,35 @@ bind_to_ifindex(int fd, int ifindex, uint16_t protocol)
     return 0;
 }
 
+/* Attaches to 'fd' a classic BPF filter that drops the frames the
+ * interface sends.  PACKET_IGNORE_OUTGOING does that for a lone socket, but
+ * a fanout group receives through a hook of its own that ignores the option
+ * (Linux 6.10 added a fanout flag for it, which older kernels refuse), so
+ * the rings of a group would see every frame the switch sends and forward
+ * it again. */
+static int
+attach_ignore_outgoing_filter(int fd)
+{
+    static struct sock_filter code[] = {
+        /* A = skb->pkt_type. */
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
+        /* If A == PACKET_OUTGOING, drop, else take the whole frame. */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, 0),
+        BPF_STMT(BPF_RET | BPF_K, UINT32_MAX),
+    };
+    struct sock_fprog prog = { .len = ARRAY_SIZE(code), .filter = code };
+
+    if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog)) {
+        int error = errno;
+
+        VLOG_WARN("AF_PACKET socket: cannot attach a filter (%s)",
+                  ovs_strerror(error));
+        return error;
+    }
+    return 0;
+}
+
 /* Makes 'rx' join hash fanout group '*fanout_id', or a new group if it is
  * negative, storing the new group's id. */
 static int
@@ -253,6 +283,12 @@ afpacket_rx_open(int ifindex, const struct afpacket_ring_config *cfg,
     rx->block_size = cfg->block_size;
     rx->n_blocks = cfg->n_blocks;
 
+    if (fanout_id) {
+        error = attach_ignore_outgoing_filter(rx->fd);
+        if (error) {
+            goto error;
+        }
+    }
     error = bind_to_ifindex(rx->fd, ifindex, ETH_P_ALL);
     if (!error && fanout_id) {
         error = join_fanout(rx, fanout_id);
