@@ -54,6 +54,11 @@ VLOG_DEFINE_THIS_MODULE(afpacket_ring);
  * must fit, or sendmmsg() would refuse the end of the batch. */
 #define AFPACKET_TX_SNDBUF (4 * 1024 * 1024)
 
+/* The PACKET_FANOUT argument: the group id in the low 16 bits, the mode
+ * and its flags in the high 16. */
+#define AFPACKET_FANOUT_ID_MASK 0xffff
+#define AFPACKET_FANOUT_ARG(MODE_FLAGS, ID) (((MODE_FLAGS) << 16) | (ID))
+
 /* The counters of a receive ring, by index into its array. */
 enum afpacket_rx_counter {
     AFPACKET_RX_PACKETS,
@@ -208,8 +213,9 @@ join_fanout(struct afpacket_rx *rx, int *fanout_id)
         int error;
 
         error = set_sockopt_int(rx->fd, SOL_PACKET, PACKET_FANOUT,
-                                (PACKET_FANOUT_HASH
-                                 | PACKET_FANOUT_FLAG_UNIQUEID) << 16,
+                                AFPACKET_FANOUT_ARG(PACKET_FANOUT_HASH
+                                                | PACKET_FANOUT_FLAG_UNIQUEID,
+                                                0),
                                 "a new fanout group");
         if (error) {
             return error;
@@ -217,11 +223,12 @@ join_fanout(struct afpacket_rx *rx, int *fanout_id)
         if (getsockopt(rx->fd, SOL_PACKET, PACKET_FANOUT, &arg, &len) < 0) {
             return errno;
         }
-        *fanout_id = arg & 0xffff;
+        *fanout_id = arg & AFPACKET_FANOUT_ID_MASK;
         return 0;
     }
     return set_sockopt_int(rx->fd, SOL_PACKET, PACKET_FANOUT,
-                           (PACKET_FANOUT_HASH << 16) | *fanout_id,
+                           AFPACKET_FANOUT_ARG(PACKET_FANOUT_HASH,
+                                               *fanout_id),
                            "the fanout group");
 }
 

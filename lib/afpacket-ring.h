@@ -107,9 +107,10 @@ void afpacket_rx_wait(struct afpacket_rx *rx);
 void afpacket_rx_get_stats(struct afpacket_rx *rx,
                            struct afpacket_rx_stats *stats);
 
-/* Opens a transmit socket on the interface with index 'ifindex'.  Stores it
- * in '*txp' and returns 0, or returns a positive errno and stores NULL.
- * Main thread. */
+/* Opens a transmit socket on the interface with index 'ifindex', or, if it
+ * is 0, on none: then every frame sent is refused (ENXIO) and counted as an
+ * error.  Stores it in '*txp' and returns 0, or returns a positive errno and
+ * stores NULL.  Main thread. */
 int afpacket_tx_open(int ifindex, struct afpacket_tx **txp);
 
 /* Closes 'tx'.  Accepts NULL. */

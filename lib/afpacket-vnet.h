@@ -84,9 +84,11 @@ int afpacket_vnet_to_packet(struct dp_packet *p,
  *   - a packet marked for TCP segmentation also gets the GSO type, header
  *     length and segment size: tso_segsz_get(), or if it has none, what fits
  *     in 'mtu' (the egress MTU);
- *   - a partial SCTP checksum, or a partial checksum in a frame with L2
- *     padding (which Linux would sum), is completed here in software.
- * The offload flags of 'p' are left as they were.
+ *   - a partial SCTP checksum is completed here in software (and the
+ *     packet's checksum flags cleared), since Linux would take CRC32c for
+ *     an Internet checksum;
+ *   - L2 padding after the IP datagram is trimmed, since Linux would sum
+ *     it into the checksum.
  *
  * Returns 0, or EINVAL if 'p''s flags ask for an offload its bytes do not
  * allow (e.g. TCP segmentation of a UDP packet); then the caller must drop

@@ -106,6 +106,7 @@ netdev_is_afpacket(const struct netdev *netdev)
     return netdev_get_class(netdev) == &afpacket_class;
 }
 
+/* Returns the afpacket port that 'netdev' is, asserting that it is one. */
 static struct netdev_afpacket *
 netdev_afpacket_cast(const struct netdev *netdev)
 {
@@ -113,12 +114,14 @@ netdev_afpacket_cast(const struct netdev *netdev)
     return CONTAINER_OF(netdev, struct netdev_afpacket, base.up);
 }
 
+/* Returns the afpacket receive queue that 'rxq' is. */
 static struct netdev_rxq_afpacket *
 netdev_rxq_afpacket_cast(const struct netdev_rxq *rxq)
 {
     return CONTAINER_OF(rxq, struct netdev_rxq_afpacket, up);
 }
 
+/* The class's alloc: room for netdev-linux's part and ours. */
 static struct netdev *
 afpacket_alloc(void)
 {
@@ -177,6 +180,7 @@ close_queues(struct netdev_afpacket *dev)
     dev->fanout_id = -1;
 }
 
+/* The class's destruct: our sockets, then netdev-linux's part. */
 static void
 afpacket_destruct(struct netdev *netdev)
 {
@@ -186,6 +190,7 @@ afpacket_destruct(struct netdev *netdev)
     netdev_linux_class.destruct(netdev);
 }
 
+/* The class's dealloc. */
 static void
 afpacket_dealloc(struct netdev *netdev)
 {
@@ -400,6 +405,7 @@ afpacket_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
     return 0;
 }
 
+/* The class's rxq_alloc. */
 static struct netdev_rxq *
 afpacket_rxq_alloc(void)
 {
@@ -426,11 +432,14 @@ afpacket_rxq_construct(struct netdev_rxq *rxq_)
     return error;
 }
 
+/* The class's rxq_destruct: the ring belongs to the port, which closes it
+ * on reconfigure or destruct. */
 static void
 afpacket_rxq_destruct(struct netdev_rxq *rxq OVS_UNUSED)
 {
 }
 
+/* The class's rxq_dealloc. */
 static void
 afpacket_rxq_dealloc(struct netdev_rxq *rxq)
 {
@@ -450,6 +459,7 @@ afpacket_rxq_recv(struct netdev_rxq *rxq_, struct dp_packet_batch *batch,
     return rxq->rx ? afpacket_rx_recv(rxq->rx, batch) : EAGAIN;
 }
 
+/* The class's rxq_wait, for a thread that blocks in poll_block(). */
 static void
 afpacket_rxq_wait(struct netdev_rxq *rxq_)
 {
