@@ -153,12 +153,24 @@ dpif_percpu_enumerate(struct sset *all_dps, const struct dpif_class *class)
     return 0;
 }
 
+/* The netdev type that opens a port of 'type' in a datapath of 'class'.
+ *
+ * A bridge's local port ("internal") is a tap, as in dpif-netdev.  A plain
+ * Linux interface ("system", the type of "ovs-vsctl add-port br0 eth1") is
+ * opened as an "afpacket" port (netdev-afpacket.h): OVS's own "system"
+ * netdev reads one socket from the main thread and forwards partial
+ * checksums as they are, so TCP through it fails against a veth peer with
+ * its default offloads.  Dummy datapaths keep "system" as it is, for the
+ * dummy devices that tests put behind it. */
 static const char *
 dpif_percpu_port_open_type(const struct dpif_class *class, const char *type)
 {
-    return strcmp(type, "internal") ? type
-           : class_is_dummy(class) ? "dummy-internal"
-           : "tap";
+    if (class_is_dummy(class)) {
+        return strcmp(type, "internal") ? type : "dummy-internal";
+    }
+    return (!strcmp(type, "internal") ? "tap"
+            : !strcmp(type, "system") ? "afpacket"
+            : type);
 }
 
 static struct dpif *

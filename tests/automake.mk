@@ -25,7 +25,8 @@ TESTSUITE_AT = \
 	tests/percpu-ipip-interop.at \
 	tests/percpu-gso-system.at \
 	tests/percpu-meters.at \
-	tests/percpu-conntrack.at
+	tests/percpu-conntrack.at \
+	tests/percpu-afpacket.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/gso-packets.py tests/check-capture.py \
@@ -93,3 +94,7 @@ noinst_PROGRAMS += tests/test-dp-meter
 tests_test_dp_meter_SOURCES = tests/test-dp-meter.c
 tests_test_dp_meter_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_dp_meter_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+noinst_PROGRAMS += tests/test-afpacket-vnet
+tests_test_afpacket_vnet_SOURCES = tests/test-afpacket-vnet.c tests/test-pkt.h
+tests_test_afpacket_vnet_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_afpacket_vnet_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)

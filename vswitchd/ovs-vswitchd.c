@@ -44,6 +44,7 @@
 #include "fatal-signal.h"
 #include "memory.h"
 #include "netdev.h"
+#include "netdev-afpacket.h"
 #include "netdev-ipip.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/vlog.h"
@@ -324,6 +325,8 @@ main(int argc, char *argv[])
     /* The tunnel netdev types our datapath serves, before the bridge opens
      * any interface. */
     netdev_ipip_register();
+    /* The netdev that opens "system" ports of our datapath. */
+    netdev_afpacket_register();
 
     dns_resolve_init(true);
     ovs_cmdl_proctitle_init(argc, argv);

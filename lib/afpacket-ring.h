@@ -1,0 +1,131 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef AFPACKET_RING_H
+#define AFPACKET_RING_H 1
+
+/* AF_PACKET sockets of one Linux interface: receive rings and transmit
+ * sockets, for netdev-afpacket.
+ *
+ * Receive: a TPACKET_V3 ring mapped into our memory.  Linux fills it block
+ * by block with whole frames, each preceded by a virtio-net header
+ * (PACKET_VNET_HDR, see afpacket-vnet.h), so that a 64 KiB GSO packet
+ * arrives as one frame with its segment size.  A block is handed over when
+ * it is full or when it has held a frame for AFPACKET_RX_BLOCK_TIMEOUT_MS.
+ * Several rings of one interface can share its traffic in a fanout group
+ * (PACKET_FANOUT_HASH: all packets of a flow go to the same ring).  The
+ * ring ignores the interface's outgoing frames (PACKET_IGNORE_OUTGOING), so
+ * it never sees what the switch itself sends.
+ *
+ * Transmit: a plain AF_PACKET socket with PACKET_VNET_HDR, bound to the
+ * interface and receiving nothing; a batch goes out with one sendmmsg().
+ *
+ * Threads: an 'afpacket_rx' is polled by one thread at a time (the PMD
+ * thread its queue is assigned to) and an 'afpacket_tx' used by one thread
+ * at a time; its counters are written only by that thread, with relaxed
+ * atomic stores and no read-modify-write, and read by any thread with
+ * afpacket_rx_get_stats() / afpacket_tx_get_stats().  Open and close happen
+ * in the main thread while no other thread uses the object. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct dp_packet_batch;
+
+/* How long Linux may hold a block that has frames before handing it over,
+ * in ms, the smallest it takes: the added latency of a lone packet. */
+#define AFPACKET_RX_BLOCK_TIMEOUT_MS 1
+
+/* The size of a receive ring. */
+struct afpacket_ring_config {
+    uint32_t block_size;        /* Bytes per block: a power of two, a
+                                 * multiple of the page size, large enough
+                                 * for the largest frame. */
+    uint32_t n_blocks;          /* Blocks in the ring, at least 1. */
+};
+
+/* The counters of a receive ring. */
+struct afpacket_rx_stats {
+    uint64_t packets;           /* Frames received. */
+    uint64_t bytes;             /* Their bytes, as received. */
+    uint64_t dropped_truncated; /* Frames larger than a block. */
+    uint64_t dropped_vnet;      /* Frames with a GSO type we cannot
+                                 * segment or a bad virtio-net header. */
+    uint64_t kernel_dropped;    /* Frames Linux dropped: ring full. */
+};
+
+/* The counters of a transmit socket. */
+struct afpacket_tx_stats {
+    uint64_t packets;           /* Frames Linux accepted. */
+    uint64_t bytes;             /* Their bytes. */
+    uint64_t errors;            /* Frames refused: offload flags that
+                                 * contradict their bytes, too large,
+                                 * device gone... */
+    uint64_t dropped;           /* Frames dropped for lack of buffer. */
+};
+
+struct afpacket_rx;
+struct afpacket_tx;
+
+/* Opens a receive ring of 'cfg''s size on the interface with index
+ * 'ifindex'.  If 'fanout_id' is nonnull, the ring joins a hash fanout
+ * group: group '*fanout_id' if it is 0 or more, otherwise a new group whose
+ * id is stored in '*fanout_id' for the next rings.  Stores the ring in
+ * '*rxp' and returns 0, or returns a positive errno and stores NULL.  Main
+ * thread. */
+int afpacket_rx_open(int ifindex, const struct afpacket_ring_config *cfg,
+                     int *fanout_id, struct afpacket_rx **rxp);
+
+/* Closes 'rx' and unmaps its ring.  Accepts NULL. */
+void afpacket_rx_close(struct afpacket_rx *rx);
+
+/* Moves up to NETDEV_MAX_BURST received frames into 'batch', which it
+ * initializes, as new packets owned by the caller, each with its offload
+ * flags from its virtio-net header and its RSS hash from Linux.  Returns 0
+ * if it got any, otherwise EAGAIN.  The polling thread only. */
+int afpacket_rx_recv(struct afpacket_rx *rx, struct dp_packet_batch *batch);
+
+/* Arranges for poll_block() to wake up when 'rx' has a block to read. */
+void afpacket_rx_wait(struct afpacket_rx *rx);
+
+/* Stores the counters of 'rx' in '*stats'.  Also collects the count of
+ * frames Linux dropped (which reading resets in Linux), so only one thread
+ * may call it: the main thread. */
+void afpacket_rx_get_stats(struct afpacket_rx *rx,
+                           struct afpacket_rx_stats *stats);
+
+/* Opens a transmit socket on the interface with index 'ifindex', or, if it
+ * is 0, on none: then every frame sent is refused (ENXIO) and counted as an
+ * error.  Stores it in '*txp' and returns 0, or returns a positive errno and
+ * stores NULL.  Main thread. */
+int afpacket_tx_open(int ifindex, struct afpacket_tx **txp);
+
+/* Closes 'tx'.  Accepts NULL. */
+void afpacket_tx_close(struct afpacket_tx *tx);
+
+/* Sends the packets of 'batch' on 'tx' and frees them.  Packets marked for
+ * TCP segmentation or with partial checksums go out as such, with a
+ * virtio-net header (see afpacket_vnet_from_packet(); 'mtu' is the
+ * interface's MTU, for a TSO packet that has no segment size).  The one
+ * thread using 'tx'. */
+void afpacket_tx_send(struct afpacket_tx *tx, struct dp_packet_batch *batch,
+                      int mtu);
+
+/* Stores the counters of 'tx' in '*stats'.  Any thread. */
+void afpacket_tx_get_stats(const struct afpacket_tx *tx,
+                           struct afpacket_tx_stats *stats);
+
+#endif /* afpacket-ring.h */
