@@ -205,12 +205,14 @@ afpacket_vnet_from_packet(struct dp_packet *p, struct virtio_net_hdr *vnet,
         if (thl < TCP_HEADER_LEN || thl > l4_len) {
             return EINVAL;
         }
-        if (!segsz) {
-            int room = mtu - net_hdrs_l3_len(&h) - (int) thl;
+        int room = mtu - net_hdrs_l3_len(&h) - (int) thl;
 
-            if (room <= 0) {
-                return EINVAL;
-            }
+        /* Segments must fit the egress MTU, whatever size GRO recorded: the
+         * kernel cuts at gso_size, and a veth drops what is too big. */
+        if (room <= 0) {
+            return EINVAL;
+        }
+        if (!segsz || segsz > room) {
             segsz = room;
         }
         vnet->gso_type = (h.is_ipv6 ? VIRTIO_NET_HDR_GSO_TCPV6

@@ -23,6 +23,7 @@
 #include "flow.h"
 #include "gso.h"
 #include "netdev.h"
+#include "netdev-afpacket.h"
 #include "netdev-ipip.h"
 #include "netdev-provider.h"
 #include "openvswitch/vlog.h"
@@ -70,6 +71,12 @@ dp_port_create(const char *name, const char *type, odp_port_t port_no,
     port->tx_offloads_untrusted = (!strcmp(netdev_get_type(netdev), "afxdp")
                                    || !strcmp(netdev_get_type(netdev),
                                               "afxdp-nonpmd"));
+    /* netdev-linux marks TSO from a vnet header but drops its gso_size;
+     * our afpacket netdev and DPDK keep it. */
+    port->rx_segsz_unknown = (!netdev_is_afpacket(netdev)
+                              && strcmp(netdev_get_type(netdev), "dpdk")
+                              && strcmp(netdev_get_type(netdev),
+                                        "dpdkvhostuserclient"));
     port->is_tunnel = (netdev_get_tunnel_config(netdev) != NULL
                        && !netdev_is_ipip(netdev));
     dp_port_refresh_link(port);

@@ -52,6 +52,9 @@ struct dp_port {
     bool is_internal;               /* A bridge's local port? */
     bool tx_offloads_untrusted;     /* Does the netdev claim transmit
                                      * offloads it does not perform? */
+    bool rx_segsz_unknown;          /* May the netdev mark received packets
+                                     * for TCP segmentation without giving
+                                     * their segment size (tso-segsz.h)? */
     struct vport_ipip *ipip;        /* If an "ipip" port, its datapath side;
                                      * see vport-ipip.h. */
 

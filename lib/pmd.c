@@ -35,6 +35,7 @@
 #include "ovs-numa.h"
 #include "ovs-rcu.h"
 #include "timeval.h"
+#include "tso-segsz.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(pmd);
@@ -119,6 +120,20 @@ pmd_thread_destroy(struct pmd_thread *t)
     free_cacheline(t);
 }
 
+/* Clears the stale segment size of every packet of 'batch' marked for TCP
+ * segmentation, received from a netdev that keeps none. */
+static void
+forget_tso_segsz(struct dp_packet_batch *batch)
+{
+    struct dp_packet *packet;
+
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        if (dp_packet_hwol_is_tso(packet)) {
+            tso_segsz_forget(packet);
+        }
+    }
+}
+
 /* Receives one batch from each queue in 't''s poll list and forwards it.
  * Returns the number of packets received. */
 static int
@@ -138,6 +153,9 @@ poll_round(struct pmd_thread *t)
             n_packets += n;
             t->now = time_msec();
             pmd_counter_add(t, PMD_RX_PACKETS, n);
+            if (poll->port->rx_segsz_unknown) {
+                forget_tso_segsz(&batch);
+            }
             dp_input_batch(t, &batch, poll->port->port_no);
         }
     }

@@ -66,4 +66,21 @@ tso_segsz_get(const struct dp_packet *p)
 #endif
 }
 
+/* Forgets the segment size 'p' seems to carry.  For packets from a netdev
+ * that marks packets for TCP segmentation but keeps no segment size (OVS
+ * 3.1's netdev-linux: taps and system ports with a vnet header), whose
+ * field holds whatever the buffer held before: the egress MTU then decides
+ * (gso_segsz_for_mtu()). */
+static inline void
+tso_segsz_forget(struct dp_packet *p)
+{
+#ifdef DPDK_NETDEV
+    p->mbuf.tso_segsz = 0;
+#else
+    if (!(*dp_packet_ol_flags_ptr(p) & DP_PACKET_OL_FLOW_MARK)) {
+        p->flow_mark = 0;
+    }
+#endif
+}
+
 #endif /* tso-segsz.h */
