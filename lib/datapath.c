@@ -42,7 +42,7 @@
 
 VLOG_DEFINE_THIS_MODULE(datapath);
 
-static void datapath_reconfigure(struct datapath *)
+static void datapath_reconfigure(struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex);
 
 static uint32_t
@@ -84,8 +84,6 @@ datapath_create(const char *name, const struct dpif_class *class,
     for (size_t i = 0; i < DP_UPCALL_LOCKS; i++) {
         ovs_mutex_init(&dp->upcall_locks[i]);
     }
-    fat_rwlock_wrlock(&dp->upcall_rwlock);  /* Upcalls start disabled. */
-    dp->upcalls_disabled = true;
 
     dp->threads = xcalloc(dp->n_thread_slots, sizeof *dp->threads);
     ovs_mutex_init_recursive(&dp->non_pmd_mutex);
@@ -98,6 +96,17 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp->conntrack = dp_conntrack_create();
     atomic_init(&dp->emc_insert_min,
                 UINT32_MAX / DEFAULT_EMC_INSERT_INV_PROB);
+
+    /* Upcalls start disabled, from before the first port.  Not earlier: a
+     * fat_rwlock's write lock holds the lock's internal mutex until it is
+     * unlocked, and an exiting thread takes that mutex (to drop its slot)
+     * while holding OVS's thread-key mutex, so creating a thread key
+     * (ovsthread_key_create() above, and the threads conntrack starts)
+     * with the write lock held would take the two mutexes in both orders
+     * (a lock-order inversion ThreadSanitizer found). */
+    fat_rwlock_wrlock(&dp->upcall_rwlock);
+    dp->upcalls_disabled = true;
+
     dp->reconfigure_seq = seq_create();
     dp->last_reconfigure_seq = seq_read(dp->reconfigure_seq);
 

@@ -147,6 +147,115 @@ dp_conntrack_set_config(struct dp_conntrack *dpct, const char *dp_name,
     }
 }
 
+/* Longest helper and timeout policy names, with their NUL, as the Linux
+ * datapath accepts them (NF_CT_HELPER_NAME_LEN, CTNL_TIMEOUT_NAME_MAX). */
+#define CT_HELPER_NAME_MAX 16
+#define CT_TIMEOUT_NAME_MAX 32
+
+/* The payload lengths an attribute may have: 'min' to 'max' bytes; a
+ * string holds its NUL within them. */
+struct ct_attr_len {
+    size_t min, max;
+    bool string;
+};
+
+/* The OVS_CT_ATTR_* attributes, as the kernel's ovs_ct_attr_lens.  A type
+ * with max 0 and not listed as a flag is unknown. */
+static const struct ct_attr_len ct_attr_lens[__OVS_CT_ATTR_MAX] = {
+    [OVS_CT_ATTR_COMMIT] = { 0, 0, false },
+    [OVS_CT_ATTR_FORCE_COMMIT] = { 0, 0, false },
+    [OVS_CT_ATTR_ZONE] = { sizeof(uint16_t), sizeof(uint16_t), false },
+    [OVS_CT_ATTR_MARK] = { 2 * sizeof(uint32_t), 2 * sizeof(uint32_t),
+                           false },
+    [OVS_CT_ATTR_LABELS] = { 2 * sizeof(struct ovs_key_ct_labels),
+                             2 * sizeof(struct ovs_key_ct_labels), false },
+    [OVS_CT_ATTR_HELPER] = { 1, CT_HELPER_NAME_MAX, true },
+    [OVS_CT_ATTR_NAT] = { 0, SIZE_MAX, false },
+    [OVS_CT_ATTR_EVENTMASK] = { sizeof(uint32_t), sizeof(uint32_t), false },
+    [OVS_CT_ATTR_TIMEOUT] = { 1, CT_TIMEOUT_NAME_MAX, true },
+};
+
+/* The OVS_NAT_ATTR_* attributes, as the kernel's ovs_nat_attr_lens (an
+ * address is IPv4 or IPv6, checked apart). */
+static const struct ct_attr_len nat_attr_lens[__OVS_NAT_ATTR_MAX] = {
+    [OVS_NAT_ATTR_SRC] = { 0, 0, false },
+    [OVS_NAT_ATTR_DST] = { 0, 0, false },
+    [OVS_NAT_ATTR_IP_MIN] = { sizeof(ovs_be32), sizeof(struct in6_addr),
+                              false },
+    [OVS_NAT_ATTR_IP_MAX] = { sizeof(ovs_be32), sizeof(struct in6_addr),
+                              false },
+    [OVS_NAT_ATTR_PROTO_MIN] = { sizeof(uint16_t), sizeof(uint16_t), false },
+    [OVS_NAT_ATTR_PROTO_MAX] = { sizeof(uint16_t), sizeof(uint16_t), false },
+    [OVS_NAT_ATTR_PERSISTENT] = { 0, 0, false },
+    [OVS_NAT_ATTR_PROTO_HASH] = { 0, 0, false },
+    [OVS_NAT_ATTR_PROTO_RANDOM] = { 0, 0, false },
+};
+
+/* Returns true if the attributes nested in 'a' are well-formed (each
+ * within 'a', none truncated), each of a type 'lens' knows (its entries
+ * past 'n_lens' or with max 0 and not 'flags' are unknown) and of a length
+ * 'lens' allows, strings NUL-terminated. */
+static bool
+ct_attrs_valid(const struct nlattr *a, const struct ct_attr_len *lens,
+               size_t n_lens, uint32_t flags)
+{
+    const struct nlattr *b;
+    size_t left;
+
+    NL_NESTED_FOR_EACH (b, left, a) {
+        unsigned int type = nl_attr_type(b);
+        size_t len = nl_attr_get_size(b);
+        const struct ct_attr_len *l;
+
+        if (type >= n_lens || (!lens[type].max && !(flags & (1u << type)))) {
+            return false;
+        }
+        l = &lens[type];
+        if (len < l->min || len > l->max
+            || (l->string && !memchr(nl_attr_get(b), '\0', len))) {
+            return false;
+        }
+    }
+    return !left;
+}
+
+/* Returns true if 'a', an OVS_ACTION_ATTR_CT action, is one that
+ * dp_conntrack_execute() can parse: its attributes well-formed, known, of
+ * the lengths the Linux datapath accepts, strings NUL-terminated, the NAT
+ * attributes likewise.  The parser trusts all this, as dpif-netdev's does
+ * (OVS's nl_attr_get_*() assert the lengths and the NUL, and the nested
+ * loops follow the attributes' own lengths), so flow puts and executes
+ * check it first (dp_actions_supported()): whatever produced the actions,
+ * a forwarding thread cannot crash on them.  Any thread. */
+bool
+dp_conntrack_action_valid(const struct nlattr *a)
+{
+    const uint32_t ct_flags = (1u << OVS_CT_ATTR_COMMIT)
+                              | (1u << OVS_CT_ATTR_FORCE_COMMIT)
+                              | (1u << OVS_CT_ATTR_NAT);
+    const uint32_t nat_flags = (1u << OVS_NAT_ATTR_SRC)
+                               | (1u << OVS_NAT_ATTR_DST)
+                               | (1u << OVS_NAT_ATTR_PERSISTENT)
+                               | (1u << OVS_NAT_ATTR_PROTO_HASH)
+                               | (1u << OVS_NAT_ATTR_PROTO_RANDOM);
+    const struct nlattr *b;
+    size_t left;
+
+    if (!ct_attrs_valid(a, ct_attr_lens, ARRAY_SIZE(ct_attr_lens),
+                        ct_flags)) {
+        return false;
+    }
+    NL_NESTED_FOR_EACH (b, left, a) {
+        if (nl_attr_type(b) == OVS_CT_ATTR_NAT) {
+            if (!ct_attrs_valid(b, nat_attr_lens, ARRAY_SIZE(nat_attr_lens),
+                                nat_flags)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 /* Parses the OVS_NAT_ATTR_* attributes nested in 'a' into 'nat'. */
 static void
 parse_nat(const struct nlattr *a, struct nat_action_info_t *nat)

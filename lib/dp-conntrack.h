@@ -88,6 +88,7 @@ void dp_conntrack_set_config(struct dp_conntrack *, const char *dp_name,
 struct conntrack *dp_conntrack_get(const struct dp_conntrack *);
 bool dp_conntrack_uses_ovs_ipf(const struct dp_conntrack *);
 
+bool dp_conntrack_action_valid(const struct nlattr *ct_action);
 void dp_conntrack_execute(struct dp_conntrack *, struct ipf_cpu *,
                           struct dp_packet_batch *,
                           const struct nlattr *ct_action,

@@ -190,22 +190,34 @@ static int
 dpif_percpu_open(const struct dpif_class *class, const char *name,
                  bool create, struct dpif **dpifp)
 {
-    struct datapath *dp;
+    struct datapath *dp, *new_dp = NULL;
     int error;
+
+    /* A new datapath is created outside 'datapaths_mutex': it starts with
+     * its upcall lock write-locked (upcalls disabled), and closing a
+     * datapath takes 'datapaths_mutex' with that lock held, so creating it
+     * under the mutex would take the two in both orders (a lock-order
+     * inversion ThreadSanitizer found).  Only the main thread opens
+     * datapaths; should another have created the same one meanwhile, ours
+     * is freed and theirs used. */
+    if (create && !dpif_percpu_find_datapath(name)) {
+        error = datapath_create(name, class,
+                                dpif_percpu_port_open_type(class, "internal"),
+                                &new_dp);
+        if (error) {
+            return error;
+        }
+    }
 
     ovs_mutex_lock(&datapaths_mutex);
     dp = shash_find_data(&datapaths, name);
-    if (!dp) {
+    if (!dp && new_dp) {
+        dp = new_dp;
+        new_dp = NULL;
+        shash_add(&datapaths, name, dp);
+        error = 0;
+    } else if (!dp) {
         error = ENODEV;
-        if (create) {
-            error = datapath_create(name, class,
-                                    dpif_percpu_port_open_type(class,
-                                                               "internal"),
-                                    &dp);
-            if (!error) {
-                shash_add(&datapaths, name, dp);
-            }
-        }
     } else {
         error = dp->class != class ? EINVAL : create ? EEXIST : 0;
     }
@@ -213,6 +225,9 @@ dpif_percpu_open(const struct dpif_class *class, const char *name,
         *dpifp = create_dpif(dp);
     }
     ovs_mutex_unlock(&datapaths_mutex);
+    if (new_dp) {
+        datapath_free(new_dp);
+    }
     return error;
 }
 

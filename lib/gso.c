@@ -86,10 +86,19 @@ gso_pkt_new(const struct dp_packet *orig, const void *hdrs, size_t hdr_len,
 
 /* Turns 'pkt' into its own last segment: the 'len' bytes at offset
  * 'tail_ofs' of its data, preceded by a copy of the 'hdr_len' bytes at
- * 'hdrs' (which may point into 'pkt' itself, anywhere before 'tail_ofs').
+ * 'hdrs' (which may point into 'pkt' itself, anywhere before 'tail_ofs',
+ * but may end at 'tail_ofs' only if 'tail_ofs' equals 'hdr_len').
  * This saves one allocation and one payload copy per segmented packet.
  * Clears its offload flags but the RSS hash, its cut length and its layer
- * offsets, which the caller sets. */
+ * offsets, which the caller sets.
+ *
+ * The new data starts at an even distance from the old, so that the
+ * headers keep the 2-byte alignment their structs (struct ip_header,
+ * struct tcp_header...) require: with an odd segment size, the last
+ * segment's payload starts at an odd offset, and it moves down one byte
+ * first.  (Found by tests/fuzz/fuzz-gso.c under UndefinedBehaviorSanitizer:
+ * the headers were written through misaligned pointers, undefined
+ * behaviour that faults on strict-alignment CPUs.) */
 void
 gso_pkt_reuse_tail(struct dp_packet *pkt, const void *hdrs, size_t hdr_len,
                    size_t tail_ofs, size_t len)
@@ -97,6 +106,12 @@ gso_pkt_reuse_tail(struct dp_packet *pkt, const void *hdrs, size_t hdr_len,
     uint8_t *data = dp_packet_data(pkt);
 
     ovs_assert(tail_ofs >= hdr_len && tail_ofs + len <= dp_packet_size(pkt));
+    if ((tail_ofs - hdr_len) % 2) {
+        /* By the contract above, the byte overwritten is not one of
+         * 'hdrs'. */
+        memmove(data + tail_ofs - 1, data + tail_ofs, len);
+        tail_ofs--;
+    }
     memmove(data + tail_ofs - hdr_len, hdrs, hdr_len);
 
     dp_packet_reset_offsets(pkt);

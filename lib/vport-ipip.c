@@ -312,11 +312,13 @@ find_endpoint(const struct ipip_endpoints *eps, ovs_be32 src, ovs_be32 dst)
 }
 
 /* Returns the outer IPv4 header of 'packet' if it is an Ethernet frame
- * (untagged or with one 802.1Q tag) carrying IPv4 of protocol 4, else NULL.
+ * (untagged or with one 802.1Q tag) carrying IPv4 of protocol 4, and sets
+ * its l3_ofs; else returns NULL.  Guarantees only that IP_HEADER_LEN bytes
+ * follow the returned header: vport_ipip_check_outer() checks the rest.
  * Looks only at bytes, before any key extraction: it runs on every packet
  * when the datapath has ipip ports. */
-static struct ip_header *
-ipip_outer_header(struct dp_packet *packet)
+struct ip_header *
+vport_ipip_outer_header(struct dp_packet *packet)
 {
     const uint8_t *data = dp_packet_data(packet);
     size_t size = dp_packet_size(packet);
@@ -362,10 +364,13 @@ rx_drop(struct pmd_thread *t, struct vport_ipip *vport,
     drop_packet(t, vport, packet, reason, NETDEV_IPIP_RX_ERRORS);
 }
 
-/* Checks the outer IPv4 header of 'packet'.  Returns 0 if it is sound, else
- * the counter to drop it with. */
-static enum pmd_counter
-check_outer_header(const struct dp_packet *packet, const struct ip_header *ip)
+/* Checks 'ip', the outer IPv4 header of 'packet' that
+ * vport_ipip_outer_header() returned: version, header and total lengths
+ * against the bytes present, header checksum.  Returns 0 if it is sound,
+ * else the counter to drop the packet with. */
+enum pmd_counter
+vport_ipip_check_outer(const struct dp_packet *packet,
+                       const struct ip_header *ip)
 {
     size_t avail = (const char *) dp_packet_tail(packet) - (const char *) ip;
     size_t ihl = IP_IHL(ip->ip_ihl_ver) * 4;
@@ -469,13 +474,15 @@ set_tunnel_metadata(struct pkt_metadata *md, odp_port_t port_no,
     md->orig_in_port = orig_in_port;
 }
 
-/* Strips the outer header of 'packet', whose sound outer IPv4 header is
- * 'outer', and fills in its tunnel metadata as received on 'vport' (having
- * come in on port 'rx_port').
- * Returns 0, or the counter to drop it with. */
-static enum pmd_counter
-decapsulate(struct vport_ipip *vport, struct dp_packet *packet,
-            const struct ip_header *outer, odp_port_t rx_port)
+/* Strips the outer header of 'packet', whose outer IPv4 header 'outer'
+ * passed vport_ipip_check_outer() and is not a fragment, and fills in its
+ * tunnel metadata as received on vport 'port_no' (having come in on port
+ * 'rx_port').  Returns 0, or the counter to drop it with; the packet may
+ * then have been modified (its inner ECN field) but is still the caller's
+ * to free. */
+enum pmd_counter
+vport_ipip_decapsulate(struct dp_packet *packet, const struct ip_header *outer,
+                       odp_port_t port_no, odp_port_t rx_port)
 {
     size_t ihl = IP_IHL(outer->ip_ihl_ver) * 4;
     size_t inner_len = ntohs(outer->ip_tot_len) - ihl;
@@ -492,7 +499,7 @@ decapsulate(struct vport_ipip *vport, struct dp_packet *packet,
         return PMD_TNL_DROP_ECN;
     }
 
-    set_tunnel_metadata(&packet->md, vport->port->port_no, rx_port);
+    set_tunnel_metadata(&packet->md, port_no, rx_port);
     tnl = &packet->md.tunnel;
     tnl->ip_src = get_16aligned_be32(&outer->ip_src);
     tnl->ip_dst = get_16aligned_be32(&outer->ip_dst);
@@ -521,7 +528,7 @@ bool
 vport_ipip_catch(struct pmd_thread *t, const struct ipip_endpoints *eps,
                  struct dp_packet *packet, odp_port_t rx_port)
 {
-    struct ip_header *ip = ipip_outer_header(packet);
+    struct ip_header *ip = vport_ipip_outer_header(packet);
     struct vport_ipip *vport;
     enum pmd_counter drop;
 
@@ -534,7 +541,7 @@ vport_ipip_catch(struct pmd_thread *t, const struct ipip_endpoints *eps,
         return false;
     }
 
-    drop = check_outer_header(packet, ip);
+    drop = vport_ipip_check_outer(packet, ip);
     if (drop) {
         VLOG_DBG_RL(&rl, "%s: dropped malformed IPIP packet",
                     netdev_get_name(vport->port->netdev));
@@ -551,7 +558,7 @@ vport_ipip_catch(struct pmd_thread *t, const struct ipip_endpoints *eps,
         ip = dp_packet_l3(packet);
     }
 
-    drop = decapsulate(vport, packet, ip, rx_port);
+    drop = vport_ipip_decapsulate(packet, ip, vport->port->port_no, rx_port);
     if (drop) {
         rx_drop(t, vport, packet, drop);
         return true;

@@ -45,12 +45,14 @@
 #include <stddef.h>
 
 #include "openvswitch/types.h"
+#include "pmd.h"
 
 struct datapath;
 struct dp_packet;
 struct dp_packet_batch;
 struct dp_port;
 struct ds;
+struct ip_header;
 struct ipip_endpoints;
 struct pmd_thread;
 
@@ -68,5 +70,19 @@ bool vport_ipip_catch(struct pmd_thread *, const struct ipip_endpoints *,
 void vport_ipip_flush(struct pmd_thread *);
 void vport_ipip_send(struct pmd_thread *, struct dp_port *,
                      struct dp_packet_batch *);
+
+/* The receive path's steps on one packet's bytes, which vport_ipip_catch()
+ * takes in this order: find the outer header, check it, reassemble it if it
+ * is a fragment (ipf_cpu_reassemble()), strip it.  Exposed so that the unit
+ * tests and the fuzz target (tests/fuzz/fuzz-ipip.c) drive exactly the code
+ * the datapath runs, without a datapath.  Any thread, on packets it owns;
+ * they touch nothing but the packet. */
+struct ip_header *vport_ipip_outer_header(struct dp_packet *);
+enum pmd_counter vport_ipip_check_outer(const struct dp_packet *,
+                                        const struct ip_header *outer);
+enum pmd_counter vport_ipip_decapsulate(struct dp_packet *,
+                                        const struct ip_header *outer,
+                                        odp_port_t port_no,
+                                        odp_port_t rx_port);
 
 #endif /* vport-ipip.h */

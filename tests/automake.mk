@@ -26,7 +26,8 @@ TESTSUITE_AT = \
 	tests/percpu-gso-system.at \
 	tests/percpu-meters.at \
 	tests/percpu-conntrack.at \
-	tests/percpu-afpacket.at
+	tests/percpu-afpacket.at \
+	tests/percpu-fuzz.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/gso-packets.py tests/check-capture.py \
@@ -60,6 +61,7 @@ check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 
 clean-local:
 	test ! -f '$(TESTSUITE)' || $(SHELL) '$(TESTSUITE)' -C tests --clean
+	rm -rf fuzz-work sanitizer-logs
 
 # Unit-test programs: each drives one module of lib/ directly with crafted
 # packets, and is run by the .at file of that module.  AUTOTEST_PATH

@@ -6,7 +6,11 @@
 # With --with-dpdk, builds instead a second copy of ovs-percpu in _build-dpdk
 # (the checkout's tracked files, as they are in the work tree) against an
 # OVS tree configured --with-dpdk=shared, which prepare-ovs-tree.sh builds
-# once.  The checkout's own build is left alone.
+# once.  The checkout's own build is left alone.  The same way,
+# --with-sanitizers[=address,undefined] builds _build-asan,
+# --with-sanitizers=thread _build-tsan, and --with-fuzzing _build-fuzz with
+# clang and libFuzzer (Documentation/testing.md, "Sanitizers" and
+# "Fuzzing").
 set -e
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,34 +21,70 @@ cache=${OVS_PERCPU_CACHE:-/var/cache/ovs-percpu}
 
 ./utilities/install-deps.sh
 
-if [ "$1" = "--with-dpdk" ]; then
-    ./utilities/prepare-ovs-tree.sh --with-dpdk "$cache"
-    # Automake builds a configured source tree only in place, so the DPDK
-    # build gets a copy of its own.
-    mkdir -p _build-dpdk
-    git ls-files -z | xargs -0 tar cf - | tar xf - -C _build-dpdk
-    cd _build-dpdk
+# Builds a copy of the checkout's tracked files (as they are in the work
+# tree) in directory $1, configured with the remaining arguments.  Automake
+# builds a configured source tree only in place, so each variant gets a copy
+# of its own; the checkout's own build is left alone.
+build_copy() {
+    dir=$1
+    shift
+    mkdir -p "$dir"
+    git ls-files -z | xargs -0 tar cf - | tar xf - -C "$dir"
+    cd "$dir"
     if [ ! -x configure ] || [ configure.ac -nt configure ] \
        || [ Makefile.am -nt Makefile.in ] \
-       || [ m4/ovs-percpu.m4 -nt configure ]; then
-        echo "build --with-dpdk: autoreconf"
+       || [ -n "$(find m4 -name 'ovs-percpu*.m4' -newer configure)" ]; then
+        echo "build $dir: autoreconf"
         autoreconf -fi > autoreconf.log 2>&1 || { cat autoreconf.log; exit 1; }
     fi
     if [ ! -f Makefile ] || [ configure -nt config.status ]; then
-        echo "build --with-dpdk: configure"
-        ./configure -q PYTHON3=/usr/bin/python3 --with-dpdk \
-            --with-ovs-source="$cache/ovs-src" \
-            --with-ovs-build="$cache/ovs-build-dpdk"
+        echo "build $dir: configure $*"
+        ./configure -q PYTHON3=/usr/bin/python3 "$@"
     fi
-    echo "build --with-dpdk: make"
+    echo "build $dir: make"
     make -j"$(nproc)" -s
     exit 0
-fi
+}
+
+case $1 in
+--with-dpdk)
+    ./utilities/prepare-ovs-tree.sh --with-dpdk "$cache"
+    build_copy _build-dpdk --with-dpdk \
+        --with-ovs-source="$cache/ovs-src" \
+        --with-ovs-build="$cache/ovs-build-dpdk"
+    ;;
+--with-sanitizers=thread)
+    # ThreadSanitizer must see every lock and atomic, OVS's included, or it
+    # reports races that are not: against an OVS tree built with it too.
+    ./utilities/prepare-ovs-tree.sh --with-tsan "$cache"
+    build_copy _build-tsan --enable-sanitizers=thread \
+        --with-ovs-source="$cache/ovs-src" \
+        --with-ovs-build="$cache/ovs-build-tsan"
+    ;;
+--with-sanitizers|--with-sanitizers=*)
+    ./utilities/prepare-ovs-tree.sh "$cache"
+    list=${1#--with-sanitizers}
+    build_copy _build-asan --enable-sanitizers${list} \
+        --with-ovs-source="$cache/ovs-src" --with-ovs-build="$cache/ovs-build"
+    ;;
+--with-fuzzing)
+    ./utilities/prepare-ovs-tree.sh "$cache"
+    build_copy _build-fuzz CC=clang --enable-fuzzing \
+        --with-ovs-source="$cache/ovs-src" --with-ovs-build="$cache/ovs-build"
+    ;;
+"")
+    ;;
+*)
+    echo "usage: $0 [--with-dpdk | --with-sanitizers[=LIST] | --with-fuzzing]" >&2
+    exit 1
+    ;;
+esac
 
 ./utilities/prepare-ovs-tree.sh "$cache"
 
 if [ ! -x configure ] || [ configure.ac -nt configure ] \
-   || [ Makefile.am -nt Makefile.in ] || [ m4/ovs-percpu.m4 -nt configure ]; then
+   || [ Makefile.am -nt Makefile.in ] \
+   || [ -n "$(find m4 -name 'ovs-percpu*.m4' -newer configure)" ]; then
     echo "build: autoreconf"
     autoreconf -fi > autoreconf.log 2>&1 || { cat autoreconf.log; exit 1; }
 fi

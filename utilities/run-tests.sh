@@ -6,7 +6,12 @@
 #   2. OVS's own tests that must pass against our ovs-vswitchd
 #      (tests/upstream/must-pass.txt);
 #   3. the DPDK build (build.sh --with-dpdk, in _build-dpdk) and its DPDK
-#      port test, with hugepages the test reserves and releases.
+#      port test, with hugepages the test reserves and releases;
+#   4. the AddressSanitizer and UndefinedBehaviorSanitizer build
+#      (build.sh --with-sanitizers, in _build-asan) and our dummy-port
+#      tests under it, failing on any sanitizer report (make
+#      check-sanitizers): about 8 more minutes.  OVS_PERCPU_SANITIZERS=no
+#      skips it.
 # Exits non-zero if anything fails.
 set -e
 
@@ -29,6 +34,12 @@ tests/upstream/run-upstream.sh -o tests/upstream/results.txt \
 
 ./utilities/build.sh --with-dpdk
 (cd _build-dpdk && make check TESTSUITEFLAGS="-k dpdk") || failed=1
+
+if [ "${OVS_PERCPU_SANITIZERS:-yes}" != no ]; then
+    ./utilities/build.sh --with-sanitizers
+    (cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j2 -k !system") \
+        || failed=1
+fi
 
 if [ $failed -ne 0 ]; then
     echo "run-tests: FAILED"

@@ -1,0 +1,242 @@
+#!/usr/bin/python3
+# Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/TARGET/),
+# with scapy, whose packets are built by code that is not ours.  The seeds
+# are committed; run this again only to change them:
+#
+#     /usr/bin/python3 tests/fuzz/make-corpus.py tests/fuzz/corpus
+#
+# Each seed is a well-formed input of its target (see the comment at the top
+# of tests/fuzz/fuzz-TARGET.c for the format), so that the fuzzer starts
+# from the paths real traffic takes.
+
+import os
+import struct
+import sys
+
+from scapy.all import (Ether, Dot1Q, IP, IPv6, IPv6ExtHdrHopByHop, TCP,
+                       UDP, ICMP, raw, fragment, fragment6,
+                       IPv6ExtHdrFragment)
+
+MAC = dict(src="02:00:00:00:00:01", dst="02:00:00:00:00:02")
+
+
+def record(ctl, data):
+    """A record of fuzz-common.h: control byte, 16-bit length, bytes."""
+    data = bytes(data)
+    return struct.pack("!BH", ctl, len(data)) + data
+
+
+def write(top, target, name, data):
+    d = os.path.join(top, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(bytes(data))
+
+
+def tcp4(seq, payload, flags="A", sport=1234, dport=80, **ip):
+    return IP(src="10.0.0.1", dst="10.0.0.2", **ip) / TCP(
+        sport=sport, dport=dport, seq=seq, ack=1, flags=flags,
+        window=500) / (b"x" * payload)
+
+
+def ipip(inner, **outer):
+    return Ether(**MAC) / IP(src="192.0.2.1", dst="192.0.2.2", proto=4,
+                             **outer) / inner
+
+
+def seeds_ipip(top):
+    t = "ipip"
+    write(top, t, "tcp", record(0, ipip(tcp4(1, 100))))
+    write(top, t, "vlan-icmp", record(0, Ether(**MAC) / Dot1Q(vlan=10) /
+                                      IP(src="192.0.2.1", dst="192.0.2.2",
+                                         proto=4) /
+                                      IP(src="10.0.0.1", dst="10.0.0.2") /
+                                      ICMP()))
+    write(top, t, "ecn", record(0, ipip(tcp4(1, 10, tos=1), tos=3)) +
+          record(0, ipip(tcp4(1, 10, tos=0), tos=3)))
+    write(top, t, "options-df", record(0, ipip(tcp4(1, 10), flags="DF",
+                                               options=b"\x01\x01\x01\x00")))
+    write(top, t, "inner-ipv6", record(0, Ether(**MAC) /
+                                       IP(src="192.0.2.1", dst="192.0.2.2",
+                                          proto=4) /
+                                       IPv6() / UDP()))
+    write(top, t, "truncated", record(0, raw(ipip(tcp4(1, 100)))[:40]))
+    outer = IP(src="192.0.2.1", dst="192.0.2.2", proto=4, id=7) / \
+        tcp4(1, 2000)
+    frags = fragment(outer, fragsize=800)
+    write(top, t, "outer-fragments",
+          b"".join(record(0x10, Ether(**MAC) / f) for f in frags))
+    write(top, t, "outer-fragments-reversed",
+          b"".join(record(0x12, Ether(**MAC) / f) for f in reversed(frags)))
+
+
+def seeds_gro(top):
+    t = "gro"
+    stream = [tcp4(1 + 100 * i, 100) for i in range(4)]
+    stream.append(tcp4(401, 100, flags="PA"))
+    write(top, t, "in-order", b"".join(record(0, p) for p in stream))
+    write(top, t, "in-order-popped",
+          b"".join(record(0x04, p) for p in stream) + record(2, stream[0]))
+    other = [tcp4(1 + 50 * i, 50, sport=999) for i in range(3)]
+    mixed = [stream[0], other[0], stream[1], other[1], stream[3],
+             other[2], stream[2]]
+    write(top, t, "two-flows-gap", b"".join(record(0, p) for p in mixed))
+    opts = [IP(src="10.0.0.1", dst="10.0.0.2") /
+            TCP(sport=1, dport=2, seq=1 + 64 * i, ack=1, flags="A",
+                options=[("NOP", None), ("NOP", None),
+                         ("Timestamp", (i, 0))]) / (b"y" * 64)
+            for i in range(3)]
+    write(top, t, "timestamps", b"".join(record(0, p) for p in opts))
+    special = [tcp4(1, 0, flags="S"), tcp4(1, 100), tcp4(101, 0),
+               tcp4(101, 100, flags="R"), tcp4(201, 100, flags="U")]
+    write(top, t, "flags", b"".join(record(0, p) for p in special))
+    tunnel = [tcp4(1 + 100 * i, 100) for i in range(3)]
+    write(top, t, "tunnel-md",
+          b"".join(record(0x08 | (i << 4), p) for i, p in enumerate(tunnel)))
+    frag = fragment(tcp4(1, 2000), fragsize=1000)
+    write(top, t, "fragments", record(0, stream[0]) +
+          b"".join(record(0, f) for f in frag))
+    bad = raw(stream[1])
+    bad = bad[:-1] + b"z"
+    write(top, t, "bad-csum", record(0, stream[0]) + record(0, bad) +
+          record(1, bad))
+
+
+def gso_input(mode, flags, segsz, mtu, pkt):
+    return struct.pack("!BBHH", mode, flags, segsz, mtu) + raw(pkt)
+
+
+def seeds_gso(top):
+    t = "gso"
+    big4 = Ether(**MAC) / tcp4(1, 3000, flags="PA")
+    big6 = Ether(**MAC) / IPv6(src="2001:db8::1", dst="2001:db8::2") / \
+        TCP(sport=1, dport=2, seq=1, flags="A") / (b"z" * 3000)
+    hbh6 = Ether(**MAC) / IPv6(src="2001:db8::1", dst="2001:db8::2") / \
+        IPv6ExtHdrHopByHop() / TCP(sport=1, dport=2) / (b"z" * 2000)
+    vlan4 = Ether(**MAC) / Dot1Q(vlan=5) / tcp4(1, 2500, options=[])
+    l3 = tcp4(1, 3000)
+    write(top, t, "segment-v4", gso_input(0, 0x01 | 0x20 | 0x02 | 0x04,
+                                          1000, 1500, big4))
+    write(top, t, "segment-v6", gso_input(0, 0x01 | 0x20 | 0x80 | 0x04,
+                                          1200, 1500, big6))
+    write(top, t, "segment-hbh", gso_input(0, 0x01 | 0x20, 700, 1500, hbh6))
+    write(top, t, "segment-vlan", gso_input(1, 0x01 | 0x20, 0, 1400, vlan4))
+    write(top, t, "segment-l3", gso_input(1, 0x20, 1448, 1500, l3))
+    udp = Ether(**MAC) / IP(src="10.0.0.1", dst="10.0.0.2") / \
+        UDP(sport=1, dport=2) / (b"u" * 100)
+    write(top, t, "csum-udp", gso_input(2, 0x01 | 0x02 | 0x08, 0, 0, udp))
+    write(top, t, "csum-tcp", gso_input(2, 0x01 | 0x02 | 0x04, 0, 0, big4))
+    write(top, t, "frag-v4", gso_input(3, 0x01, 0, 1500, Ether(**MAC) /
+                                       IP(src="10.0.0.1", dst="10.0.0.2",
+                                          options=b"\x83\x03\x10\x00") /
+                                       UDP() / (b"f" * 4000)))
+    write(top, t, "frag-v4-df", gso_input(3, 0x01, 0, 576, Ether(**MAC) /
+                                          IP(src="10.0.0.1",
+                                             dst="10.0.0.2", flags="DF") /
+                                          UDP() / (b"f" * 1000)))
+    write(top, t, "frag-v6", gso_input(4, 0x01, 9, 1280, Ether(**MAC) /
+                                       IPv6(src="2001:db8::1",
+                                            dst="2001:db8::2") /
+                                       IPv6ExtHdrHopByHop() / UDP() /
+                                       (b"f" * 3000)))
+    write(top, t, "icmp", gso_input(5, 0, 0, 1400,
+                                    IP(src="10.0.0.1", dst="10.0.0.2",
+                                       flags="DF") / TCP() / (b"i" * 1500)))
+
+
+def seeds_ipf(top):
+    t = "ipf"
+    dgram = IP(src="10.0.0.1", dst="10.0.0.2", id=42) / UDP(sport=1,
+                                                            dport=2) / \
+        (b"d" * 3000)
+    frags = fragment(dgram, fragsize=1000)
+    write(top, t, "v4-in-order",
+          b"\x00" + b"".join(record(0x01, Ether(**MAC) / f) for f in frags))
+    write(top, t, "v4-reversed-l3",
+          b"\x00" + b"".join(record(0x00, f) for f in reversed(frags)))
+    write(top, t, "v4-duplicate-overlap",
+          b"\x01" + record(0, frags[0]) + record(0, frags[0]) +
+          record(0, IP(raw(frags[1]))) + record(0, frags[2]))
+    write(top, t, "v4-timeout",
+          b"\x08" + record(0, frags[0]) + record(0xf8, frags[1]) +
+          record(0xf8, frags[2]))
+    d6 = IPv6(src="2001:db8::1", dst="2001:db8::2") / \
+        IPv6ExtHdrFragment(id=9) / UDP(sport=1, dport=2) / (b"e" * 3000)
+    f6 = fragment6(d6, 1280)
+    write(top, t, "v6-in-order",
+          b"\x02" + b"".join(record(0x01, Ether(**MAC) / f) for f in f6))
+    write(top, t, "v6-tunnel",
+          b"\x02" + b"".join(record(0x04, f) for f in reversed(f6)))
+    tiny = IP(src="10.0.0.1", dst="10.0.0.2", id=5, flags="MF", proto=6) / \
+        (b"t" * 8)
+    write(top, t, "tiny", b"\x00" + record(0, tiny))
+    many = fragment(IP(src="10.0.0.1", dst="10.0.0.2", id=43) / UDP() /
+                    (b"m" * 8000), fragsize=64)
+    write(top, t, "many", b"\x07" + b"".join(record(0, f) for f in many))
+
+
+def seeds_ipip_options(top):
+    t = "ipip-options"
+    write(top, t, "all", b"remote_ip=192.0.2.1\nlocal_ip=192.0.2.2\n"
+          b"tos=0x20\nttl=10\ndf_default=false\ngro=false")
+    write(top, t, "flow", b"remote_ip=flow\nlocal_ip=flow\ntos=inherit\n"
+          b"ttl=inherit\ndf_default=true\ngro=true")
+    write(top, t, "remote-only", b"remote_ip=10.1.2.3")
+    write(top, t, "errors", b"remote_ip=224.0.0.1\nlocal_ip=::1\nttl=0\n"
+          b"tos=3\nfoo=bar\ngro=maybe")
+    write(top, t, "local-flow-only", b"remote_ip=10.0.0.1\nlocal_ip=flow")
+    write(top, t, "broadcast", b"remote_ip=255.255.255.255\nttl=256")
+
+
+def nla(type_, payload=b""):
+    """A netlink attribute, padded to 4 bytes."""
+    payload = bytes(payload)
+    attr = struct.pack("=HH", 4 + len(payload), type_) + payload
+    return attr + b"\0" * (-len(attr) % 4)
+
+
+# OVS_CT_ATTR_* and OVS_NAT_ATTR_* (odp-netlink.h).
+CT_COMMIT, CT_ZONE, CT_MARK, CT_LABELS, CT_HELPER, CT_NAT, CT_FORCE, \
+    CT_EVENTMASK, CT_TIMEOUT = range(1, 10)
+NAT_SRC, NAT_DST, NAT_IP_MIN, NAT_IP_MAX, NAT_PROTO_MIN, NAT_PROTO_MAX, \
+    NAT_PERSISTENT, NAT_PROTO_HASH, NAT_PROTO_RANDOM = range(1, 10)
+
+
+def seeds_ct_action(top):
+    t = "ct-action"
+    u16 = lambda v: struct.pack("=H", v)
+    ip4 = lambda a: bytes(int(x) for x in a.split("."))
+    write(top, t, "zone", b"\0" + nla(CT_ZONE, u16(5)))
+    write(top, t, "commit-mark-labels",
+          b"\0" + nla(CT_COMMIT) + nla(CT_MARK, struct.pack("=II", 1, 255))
+          + nla(CT_LABELS, b"\x01" * 16 + b"\xff" * 16))
+    write(top, t, "ftp-helper",
+          b"\3" + nla(CT_COMMIT) + nla(CT_HELPER, b"ftp\0"))
+    write(top, t, "snat",
+          b"\0" + nla(CT_COMMIT) +
+          nla(CT_NAT, nla(NAT_SRC) + nla(NAT_IP_MIN, ip4("192.0.2.1")) +
+              nla(NAT_IP_MAX, ip4("192.0.2.9")) +
+              nla(NAT_PROTO_MIN, u16(1000)) +
+              nla(NAT_PROTO_MAX, u16(2000)) + nla(NAT_PROTO_RANDOM)))
+    write(top, t, "dnat-v6",
+          b"\1" + nla(CT_COMMIT) +
+          nla(CT_NAT, nla(NAT_DST) + nla(NAT_IP_MIN, b"\x20\x01" + b"\0" * 13
+                                          + b"\x09")))
+    write(top, t, "nat-no-commit", b"\2" + nla(CT_NAT, nla(NAT_SRC)))
+    write(top, t, "force-timeout-eventmask",
+          b"\0" + nla(CT_FORCE) + nla(CT_TIMEOUT, b"1\0") +
+          nla(CT_EVENTMASK, struct.pack("=I", 0xff)) + nla(CT_ZONE, u16(9)))
+
+
+def main():
+    top = sys.argv[1] if len(sys.argv) > 1 else "tests/fuzz/corpus"
+    seeds_ipip(top)
+    seeds_gro(top)
+    seeds_gso(top)
+    seeds_ipf(top)
+    seeds_ipip_options(top)
+    seeds_ct_action(top)
+
+
+if __name__ == "__main__":
+    main()
