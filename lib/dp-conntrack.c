@@ -219,10 +219,58 @@ ct_attrs_valid(const struct nlattr *a, const struct ct_attr_len *lens,
     return !left;
 }
 
+/* Returns true if the address and port ranges of 'nat', an OVS_CT_ATTR_NAT
+ * attribute whose attributes ct_attrs_valid() accepted, are ranges: both
+ * ends of an address range of one family, neither range's minimum above its
+ * maximum.  OVS's conntrack divides by the range's size (max - min + 1),
+ * which is 0 when max is min - 1, and picks addresses and ports outside a
+ * range whose minimum is above its maximum.  ofproto never encodes such a
+ * range (it refuses them in OpenFlow). */
+static bool
+nat_ranges_valid(const struct nlattr *nat)
+{
+    const struct nlattr *ip_min = NULL, *ip_max = NULL;
+    int port_min = -1, port_max = -1;
+    const struct nlattr *b;
+    size_t left;
+
+    NL_NESTED_FOR_EACH (b, left, nat) {
+        switch (nl_attr_type(b)) {
+        case OVS_NAT_ATTR_IP_MIN:
+            ip_min = b;
+            break;
+        case OVS_NAT_ATTR_IP_MAX:
+            ip_max = b;
+            break;
+        case OVS_NAT_ATTR_PROTO_MIN:
+            port_min = nl_attr_get_u16(b);
+            break;
+        case OVS_NAT_ATTR_PROTO_MAX:
+            port_max = nl_attr_get_u16(b);
+            break;
+        default:
+            break;
+        }
+    }
+    if (ip_min && ip_max) {
+        size_t len = nl_attr_get_size(ip_min);
+
+        /* Addresses in network byte order compare as byte strings. */
+        if (len != nl_attr_get_size(ip_max)
+            || memcmp(nl_attr_get(ip_min), nl_attr_get(ip_max), len) > 0) {
+            return false;
+        }
+    }
+    return port_min < 0 || port_max < 0 || port_min <= port_max;
+}
+
 /* Returns true if 'a', an OVS_ACTION_ATTR_CT action, is one that
  * dp_conntrack_execute() can parse: its attributes well-formed, known, of
  * the lengths the Linux datapath accepts, strings NUL-terminated, the NAT
- * attributes likewise.  The parser trusts all this, as dpif-netdev's does
+ * attributes likewise, its NAT ranges ranges (nat_ranges_valid(): found by
+ * tests/fuzz/fuzz-ct-action.c, an address range whose maximum was its
+ * minimum minus one made OVS's conntrack divide by zero).  The parser
+ * trusts all this, as dpif-netdev's does
  * (OVS's nl_attr_get_*() assert the lengths and the NUL, and the nested
  * loops follow the attributes' own lengths), so flow puts and executes
  * check it first (dp_actions_supported()): whatever produced the actions,
@@ -248,7 +296,8 @@ dp_conntrack_action_valid(const struct nlattr *a)
     NL_NESTED_FOR_EACH (b, left, a) {
         if (nl_attr_type(b) == OVS_CT_ATTR_NAT) {
             if (!ct_attrs_valid(b, nat_attr_lens, ARRAY_SIZE(nat_attr_lens),
-                                nat_flags)) {
+                                nat_flags)
+                || !nat_ranges_valid(b)) {
                 return false;
             }
         }

@@ -64,7 +64,7 @@ AC_DEFUN([OVS_PERCPU_CHECK_SANITIZERS], [
     AC_MSG_CHECKING([whether $CC builds with -fsanitize=$SANITIZERS])
     AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])], [AC_MSG_RESULT([yes])],
       [AC_MSG_RESULT([no])
-       AC_MSG_ERROR([$CC cannot build with $ovs_percpu_san_cflags; for fuzzing use CC=clang, for thread or address with gcc install libtsan/libasan (see utilities/install-deps.sh)])])
+       AC_MSG_ERROR([$CC cannot build with $ovs_percpu_san_cflags: --enable-fuzzing needs CC=clang (package clang); with gcc, the sanitizers need its runtimes (packages libasan8, libubsan1, libtsan2)])])
   fi
   if test "$enable_fuzzing" != no; then
     AC_MSG_CHECKING([whether $CC links libFuzzer targets])

@@ -91,14 +91,18 @@ fuzz_take_record(struct fuzz_input *in, struct fuzz_record *r)
     return true;
 }
 
-/* Returns a new packet holding exactly 'len' bytes from 'bytes', of type
- * 'packet_type', after FUZZ_HEADROOM bytes of headroom and with no tailroom,
- * so that AddressSanitizer catches any read past its end.  Its metadata is
- * that of a packet received on port 1, its offsets unset. */
+/* Returns a new packet holding exactly 'len' bytes from 'bytes' (at most
+ * FUZZ_MAX_PACKET of them), of type 'packet_type', after FUZZ_HEADROOM bytes
+ * of headroom and with no tailroom, so that AddressSanitizer catches any
+ * read past its end.  Its metadata is that of a packet received on port 1,
+ * its offsets unset. */
 struct dp_packet *
 fuzz_packet(const uint8_t *bytes, size_t len, ovs_be32 packet_type)
 {
-    struct dp_packet *p = dp_packet_new_with_headroom(len, FUZZ_HEADROOM);
+    struct dp_packet *p;
+
+    len = MIN(len, FUZZ_MAX_PACKET);
+    p = dp_packet_new_with_headroom(len, FUZZ_HEADROOM);
 
     dp_packet_put(p, bytes, len);
     pkt_metadata_init(&p->md, u32_to_odp(1));
@@ -207,11 +211,12 @@ fuzz_fix_ipv4_csums(struct dp_packet *p)
 }
 
 /* Returns false if 'p', whose l3_ofs is set, is a well-formed IPv4 TCP or
- * UDP datagram, not a fragment, whose header or L4 checksum is wrong (a UDP
- * checksum of 0 means none).  Returns true otherwise, for anything it does
- * not check.  The sums are OVS's csum(), not the code under test. */
+ * UDP datagram, not a fragment, whose L4 checksum is wrong (a UDP checksum
+ * of 0 means none) or, if 'ip_hdr_too', whose header checksum is.  Returns
+ * true otherwise, for anything it does not check.  The sums are OVS's
+ * csum(), not the code under test. */
 bool
-fuzz_l4_csum_ok(const struct dp_packet *p)
+fuzz_l4_csum_ok(const struct dp_packet *p, bool ip_hdr_too)
 {
     size_t ihl, tot_len;
     struct ip_header *ip = fuzz_ipv4(p, &ihl, &tot_len);
@@ -221,7 +226,7 @@ fuzz_l4_csum_ok(const struct dp_packet *p)
     if (!ip) {
         return true;
     }
-    if (csum(ip, ihl)) {
+    if (ip_hdr_too && csum(ip, ihl)) {
         return false;
     }
     if (IP_IS_FRAGMENT(ip->ip_frag_off)) {

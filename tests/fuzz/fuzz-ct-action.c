@@ -41,6 +41,7 @@
 #include "netlink.h"
 #include "odp-netlink.h"
 #include "openvswitch/ofpbuf.h"
+#include "ovs-rcu.h"
 #include "packets.h"
 #include "util.h"
 
@@ -114,5 +115,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dp_packet_delete_batch(&batch, true);
     conntrack_flush(dp_conntrack_get(dpct), NULL);
     ofpbuf_uninit(&actions);
+
+    /* Conntrack frees flushed connections after an RCU grace period, which
+     * ends only once this thread quiesces too, as a forwarding thread does
+     * between batches; without it, memory would only grow. */
+    ovsrcu_quiesce();
     return 0;
 }

@@ -188,7 +188,7 @@ check_output(struct fuzz_gso_sink *sink, struct dp_packet *p)
                                                    | DP_PACKET_OL_TX_TCP_SEG)),
                    "segment keeps offload flags %#"PRIx64,
                    (uint64_t) *dp_packet_ol_flags_ptr(p));
-        fuzz_check(fuzz_l4_csum_ok(&copy_ofs), "segment checksum");
+        fuzz_check(fuzz_l4_csum_ok(&copy_ofs, true), "segment checksum");
         payload = tcp4_payload_len(&copy_ofs);
         fuzz_check(payload <= sink->segsz, "segment of %d payload bytes, "
                    "segsz %u", payload, sink->segsz);
@@ -293,7 +293,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const struct ip_header *ip = dp_packet_l3(&copy_ofs);
 
             if (flags & (1u << 2 | 1u << 3)) {
-                fuzz_check(fuzz_l4_csum_ok(&copy_ofs), "completed checksum");
+                /* The header checksum only if it was asked for too. */
+                fuzz_check(fuzz_l4_csum_ok(&copy_ofs, flags & (1u << 1)),
+                           "completed checksum");
             } else if (flags & (1u << 1) && ip
                        && dp_packet_l3_size(&copy_ofs) >= IP_HEADER_LEN
                        && IP_VER(ip->ip_ihl_ver) == 4
