@@ -280,7 +280,7 @@ static const struct named_counter gso_counters[] = {
 
 static void
 format_named_counters(struct ds *s, const struct named_counter *names, size_t n,
-                const uint64_t c[PMD_N_COUNTERS])
+                      const uint64_t c[PMD_N_COUNTERS])
 {
     for (size_t i = 0; i < n; i++) {
         ds_put_format(s, "  %s: %"PRIu64"\n", names[i].name,
@@ -378,25 +378,13 @@ ipf_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
 }
 
 /* The conntrack counters, as ct-frag-stats-show names them. */
-static const struct {
-    enum pmd_counter counter;
-    const char *name;
-} ct_counters[] = {
+static const struct named_counter ct_counters[] = {
     { PMD_CT_PACKETS, "packets through conntrack" },
     { PMD_CT_FRAGMENTS, "fragments reassembled for conntrack" },
     { PMD_CT_REASSEMBLED, "datagrams reassembled" },
     { PMD_CT_REFRAGMENTED, "datagrams fragmented again on output" },
     { PMD_CT_DROP_REFRAGMENT, "drop could not fragment again" },
 };
-
-static void
-format_ct_counters(struct ds *s, const uint64_t c[PMD_N_COUNTERS])
-{
-    for (size_t i = 0; i < ARRAY_SIZE(ct_counters); i++) {
-        ds_put_format(s, "  %s: %"PRIu64"\n", ct_counters[i].name,
-                      c[ct_counters[i].counter]);
-    }
-}
 
 /* dpif-percpu/ct-frag-stats-show: who reassembles fragments for conntrack,
  * then the ct() counters of each thread and their total. */
@@ -405,7 +393,6 @@ ct_frag_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
                    void *aux OVS_UNUSED)
 {
     struct datapath *dp = find_datapath(conn, argc, argv, 1);
-    uint64_t total[PMD_N_COUNTERS] = { 0 };
     struct ds s = DS_EMPTY_INITIALIZER;
 
     if (!dp) {
@@ -415,24 +402,7 @@ ct_frag_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
     ds_put_format(&s, "fragment reassembly: %s\n",
                   dp_conntrack_uses_ovs_ipf(dp->conntrack)
                   ? "ovs-ipf" : "per-thread");
-    for (size_t i = 1; i <= dp->n_thread_slots; i++) {
-        const struct pmd_thread *t = datapath_thread(dp,
-                                                     i % dp->n_thread_slots);
-        uint64_t c[PMD_N_COUNTERS];
-
-        if (!t) {
-            continue;
-        }
-        pmd_thread_read_counters(t, c);
-        pmd_thread_format_name(&s, t);
-        ds_put_cstr(&s, ":\n");
-        format_ct_counters(&s, c);
-        for (size_t j = 0; j < PMD_N_COUNTERS; j++) {
-            total[j] += c[j];
-        }
-    }
-    ds_put_cstr(&s, "total:\n");
-    format_ct_counters(&s, total);
+    format_thread_counters(&s, dp, ct_counters, ARRAY_SIZE(ct_counters));
     ovs_mutex_unlock(&dp->reconfig_mutex);
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
