@@ -13,5 +13,6 @@ set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 ./utilities/build.sh > /dev/null
-echo "ct-frag-benchmark: commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+. "$top/utilities/benchmark-common.sh"
+benchmark_header ct-frag-benchmark "$@"
 utilities/benchmark/ct-frag-benchmark "$@" 2>/dev/null

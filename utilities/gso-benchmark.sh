@@ -39,6 +39,7 @@ seconds=${2:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/utilities/build.sh" > /dev/null
 . "$top/utilities/sandbox.sh"
+. "$top/utilities/benchmark-common.sh"
 sandbox_init "$top/vswitchd" /tmp/ovs-percpu-gso-bench
 out=/tmp/ovs-percpu-gso-bench.out
 
@@ -147,13 +148,8 @@ PY
     cleanup
 }
 
-median() {
-    sort -n | awk '{a[NR] = $1} END {if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2}'
-}
-
 echo "tap -> switch -> veth, one TCP stream, $runs x ${seconds}s per case"
-echo "(machine: $(nproc) cores, $(uname -r); commit" \
-     "$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown))"
+benchmark_header gso-benchmark "$@"
 : > "$out"
 for run in $(seq "$runs"); do
     for case in tso+gso tso-off tso+kernel tso-e2e; do

@@ -26,18 +26,13 @@ seconds=${2:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/utilities/build.sh" > /dev/null
 . "$top/utilities/sandbox.sh"
+. "$top/utilities/benchmark-common.sh"
 . "$top/utilities/tunnel-sandbox.sh"
 sandbox_init "$top/vswitchd" /tmp/ovs-percpu-ipip-bench
 trap tunnel_sandbox_cleanup EXIT
 out=/tmp/ovs-percpu-ipip-bench.out
 afxdp="type=afxdp options:xdp-mode=native"
 tunnel_host_options="$afxdp options:n_rxq=2"
-
-# cpu_ticks PIDFILE
-#   Prints the user + system clock ticks the process has used.
-cpu_ticks() {
-    awk '{print $14 + $15}' "/proc/$(cat "$1")/stat"
-}
 
 # lookups HV
 #   Prints how many packets reached switch HV's flow lookup: exact-match
@@ -98,13 +93,8 @@ PY
     tunnel_sandbox_cleanup
 }
 
-median() {
-    sort -n | awk '{a[NR] = $1} END {if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2}'
-}
-
 echo "ipip tunnel, one TCP stream, $runs x ${seconds}s per case"
-echo "(machine: $(nproc) cores, $(uname -r); commit" \
-     "$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown))"
+benchmark_header ipip-benchmark "$@"
 : > "$out"
 for run in $(seq "$runs"); do
     for egress in tap+tso veth; do

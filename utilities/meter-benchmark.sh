@@ -17,12 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 ./utilities/build.sh > /dev/null
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-    commit="$commit (with uncommitted changes)"
-fi
-
-echo "meter-benchmark: commit $commit, $(nproc) CPUs, kernel $(uname -r)"
-echo "command: utilities/meter-benchmark.sh $*"
+. "$top/utilities/benchmark-common.sh"
+benchmark_header meter-benchmark "$@"
 echo
 utilities/benchmark/meter-benchmark "$@"

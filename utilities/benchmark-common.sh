@@ -1,0 +1,39 @@
+# Shell functions the benchmark scripts share; sourced, not run.
+#
+#   . "$top/utilities/benchmark-common.sh"
+#
+# Every benchmark prints what it measured on (benchmark_header), takes
+# medians of several rounds (median) and some count a process's CPU time
+# (cpu_ticks).
+
+# benchmark_header NAME [ARG...]
+#   Prints which commit (and whether the tree had uncommitted changes), how
+#   many CPUs, which kernel and what load the figures below were taken on,
+#   and the command line that reproduces them.
+benchmark_header() {
+    bh_name=$1
+    shift
+    bh_commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null \
+                || echo unknown)
+    if [ -n "$(git -C "$top" status --porcelain --untracked-files=no \
+               2>/dev/null)" ]; then
+        bh_commit="$bh_commit (with uncommitted changes)"
+    fi
+    echo "$bh_name: commit $bh_commit, $(nproc) CPUs, kernel $(uname -r)," \
+         "load $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "command: utilities/$bh_name.sh $*"
+}
+
+# median
+#   Reads one number per line and prints their median.
+median() {
+    sort -n | awk '{a[NR] = $1}
+        END {if (NR % 2) print a[(NR + 1) / 2];
+             else print (a[NR / 2] + a[NR / 2 + 1]) / 2}'
+}
+
+# cpu_ticks PIDFILE
+#   Prints the user + system clock ticks the process has used.
+cpu_ticks() {
+    awk '{print $14 + $15}' "/proc/$(cat "$1")/stat"
+}
