@@ -162,28 +162,19 @@ format_counters(struct ds *s, const struct pmd_thread *t)
     }
 }
 
+/* dpif-percpu/pmd-stats-show: each thread's counters, PMD threads first,
+ * then the main thread, as OVS prints them. */
 static void
-pmd_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
-               void *aux OVS_UNUSED)
+format_pmd_stats(struct ds *s, const struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
 {
-    struct datapath *dp = find_datapath(conn, argc, argv, 1);
-    struct ds s = DS_EMPTY_INITIALIZER;
-
-    if (!dp) {
-        return;
-    }
-    ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 1; i <= dp->n_thread_slots; i++) {
-        /* PMD threads first, then the main thread, as OVS prints them. */
         const struct pmd_thread *t = datapath_thread(dp, i % dp->n_thread_slots);
 
         if (t) {
-            format_counters(&s, t);
+            format_counters(s, t);
         }
     }
-    ovs_mutex_unlock(&dp->reconfig_mutex);
-    unixctl_command_reply(conn, ds_cstr(&s));
-    ds_destroy(&s);
 }
 
 static void
@@ -205,17 +196,11 @@ pmd_stats_clear(struct unixctl_conn *conn, int argc, const char *argv[],
     unixctl_command_reply(conn, "");
 }
 
+/* dpif-percpu/pmd-rxq-show: the receive queues each thread polls. */
 static void
-pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
-             void *aux OVS_UNUSED)
+format_pmd_rxqs(struct ds *s, const struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
 {
-    struct datapath *dp = find_datapath(conn, argc, argv, 1);
-    struct ds s = DS_EMPTY_INITIALIZER;
-
-    if (!dp) {
-        return;
-    }
-    ovs_mutex_lock(&dp->reconfig_mutex);
     ovs_mutex_lock(&dp->non_pmd_mutex);
     for (size_t i = 1; i <= dp->n_thread_slots; i++) {
         const struct pmd_thread *t = datapath_thread(dp, i % dp->n_thread_slots);
@@ -223,20 +208,17 @@ pmd_rxq_show(struct unixctl_conn *conn, int argc, const char *argv[],
         if (!t) {
             continue;
         }
-        pmd_thread_format_name(&s, t);
-        ds_put_cstr(&s, ":\n");
+        pmd_thread_format_name(s, t);
+        ds_put_cstr(s, ":\n");
         /* The poll list only changes under 'reconfig_mutex', which we
          * hold, so reading another thread's list here is safe. */
         for (size_t j = 0; j < t->n_polls; j++) {
-            ds_put_format(&s, "  port: %-16s queue-id: %2d\n",
+            ds_put_format(s, "  port: %-16s queue-id: %2d\n",
                           netdev_get_name(t->polls[j].port->netdev),
                           t->polls[j].qid);
         }
     }
     ovs_mutex_unlock(&dp->non_pmd_mutex);
-    ovs_mutex_unlock(&dp->reconfig_mutex);
-    unixctl_command_reply(conn, ds_cstr(&s));
-    ds_destroy(&s);
 }
 
 /* A counter of 'struct pmd_thread' and the name a command prints it by. */
@@ -291,7 +273,7 @@ format_named_counters(struct ds *s, const struct named_counter *names, size_t n,
 /* Prints the 'n' counters 'names' of each of 'dp''s threads, main thread
  * last, then their total. */
 static void
-format_thread_counters(struct ds *s, struct datapath *dp,
+format_thread_counters(struct ds *s, const struct datapath *dp,
                        const struct named_counter *names, size_t n)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
@@ -320,62 +302,24 @@ format_thread_counters(struct ds *s, struct datapath *dp,
 /* dpif-percpu/tunnel-stats-show: the tunnel vports' counters per thread and
  * in total, then each ipip port's GRO cells. */
 static void
-tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
-                  void *aux OVS_UNUSED)
+format_tunnel_stats(struct ds *s, const struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
 {
-    struct datapath *dp = find_datapath(conn, argc, argv, 1);
-    struct ds s = DS_EMPTY_INITIALIZER;
-
-    if (!dp) {
-        return;
-    }
-    ovs_mutex_lock(&dp->reconfig_mutex);
-    format_thread_counters(&s, dp, tunnel_counters,
+    format_thread_counters(s, dp, tunnel_counters,
                            ARRAY_SIZE(tunnel_counters));
-    ds_put_cstr(&s, "gro:\n");
-    vport_ipip_format_gro_stats(&s, dp, NULL);
-    ovs_mutex_unlock(&dp->reconfig_mutex);
-    unixctl_command_reply(conn, ds_cstr(&s));
-    ds_destroy(&s);
+    ds_put_cstr(s, "gro:\n");
+    vport_ipip_format_gro_stats(s, dp, NULL);
 }
 
 /* dpif-percpu/gso-stats-show: what each thread did in software for egress
  * netdevs that lack an offload, and the total. */
 static void
-gso_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
-               void *aux OVS_UNUSED)
+format_gso_stats(struct ds *s, const struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
 {
-    struct datapath *dp = find_datapath(conn, argc, argv, 1);
-    struct ds s = DS_EMPTY_INITIALIZER;
-
-    if (!dp) {
-        return;
-    }
-    ovs_mutex_lock(&dp->reconfig_mutex);
-    format_thread_counters(&s, dp, gso_counters, ARRAY_SIZE(gso_counters));
-    ovs_mutex_unlock(&dp->reconfig_mutex);
-    unixctl_command_reply(conn, ds_cstr(&s));
-    ds_destroy(&s);
+    format_thread_counters(s, dp, gso_counters, ARRAY_SIZE(gso_counters));
 }
 
-/* dpif-percpu/ipf-stats-show: the fragment reassembly limits, then each
- * thread's tables and their total. */
-static void
-ipf_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
-               void *aux OVS_UNUSED)
-{
-    struct datapath *dp = find_datapath(conn, argc, argv, 1);
-    struct ds s = DS_EMPTY_INITIALIZER;
-
-    if (!dp) {
-        return;
-    }
-    ovs_mutex_lock(&dp->reconfig_mutex);
-    dp_ipf_format_stats(&s, dp);
-    ovs_mutex_unlock(&dp->reconfig_mutex);
-    unixctl_command_reply(conn, ds_cstr(&s));
-    ds_destroy(&s);
-}
 
 /* The conntrack counters, as ct-frag-stats-show names them. */
 static const struct named_counter ct_counters[] = {
@@ -389,9 +333,43 @@ static const struct named_counter ct_counters[] = {
 /* dpif-percpu/ct-frag-stats-show: who reassembles fragments for conntrack,
  * then the ct() counters of each thread and their total. */
 static void
-ct_frag_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
-                   void *aux OVS_UNUSED)
+format_ct_frag_stats(struct ds *s, const struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
 {
+    ds_put_format(s, "fragment reassembly: %s\n",
+                  dp_conntrack_uses_ovs_ipf(dp->conntrack)
+                  ? "ovs-ipf" : "per-thread");
+    format_thread_counters(s, dp, ct_counters, ARRAY_SIZE(ct_counters));
+}
+
+/* A "show" command: what it prints about one datapath, with the datapath's
+ * 'reconfig_mutex' held so that its threads and ports stay put. */
+struct datapath_report {
+    void (*format)(struct ds *, const struct datapath *);
+};
+
+static const struct datapath_report pmd_stats_report = { format_pmd_stats };
+static const struct datapath_report pmd_rxq_report = { format_pmd_rxqs };
+static const struct datapath_report tunnel_stats_report = {
+    format_tunnel_stats
+};
+static const struct datapath_report gso_stats_report = { format_gso_stats };
+/* dpif-percpu/ipf-stats-show: the fragment reassembly limits, then each
+ * thread's tables and their total. */
+static const struct datapath_report ipf_stats_report = {
+    dp_ipf_format_stats
+};
+static const struct datapath_report ct_frag_stats_report = {
+    format_ct_frag_stats
+};
+
+/* Replies to a "show" command with the report 'report_' (a struct
+ * datapath_report) on the datapath named by its optional argument. */
+static void
+show_datapath_report(struct unixctl_conn *conn, int argc, const char *argv[],
+                     void *report_)
+{
+    const struct datapath_report *report = report_;
     struct datapath *dp = find_datapath(conn, argc, argv, 1);
     struct ds s = DS_EMPTY_INITIALIZER;
 
@@ -399,10 +377,7 @@ ct_frag_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
         return;
     }
     ovs_mutex_lock(&dp->reconfig_mutex);
-    ds_put_format(&s, "fragment reassembly: %s\n",
-                  dp_conntrack_uses_ovs_ipf(dp->conntrack)
-                  ? "ovs-ipf" : "per-thread");
-    format_thread_counters(&s, dp, ct_counters, ARRAY_SIZE(ct_counters));
+    report->format(&s, dp);
     ovs_mutex_unlock(&dp->reconfig_mutex);
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
@@ -589,18 +564,30 @@ dp_unixctl_register(void)
     unixctl_command_register("dpif-percpu/flow-stats-show", "[dp] ufid",
                              1, 2, flow_stats_show, NULL);
     unixctl_command_register("dpif-percpu/pmd-stats-show", "[dp]",
-                             0, 1, pmd_stats_show, NULL);
+                             0, 1, show_datapath_report,
+                             CONST_CAST(struct datapath_report *,
+                                        &pmd_stats_report));
     unixctl_command_register("dpif-percpu/pmd-stats-clear", "[dp]",
                              0, 1, pmd_stats_clear, NULL);
     unixctl_command_register("dpif-percpu/pmd-rxq-show", "[dp]",
-                             0, 1, pmd_rxq_show, NULL);
+                             0, 1, show_datapath_report,
+                             CONST_CAST(struct datapath_report *,
+                                        &pmd_rxq_report));
     unixctl_command_register("dpif-percpu/tunnel-stats-show", "[dp]",
-                             0, 1, tunnel_stats_show, NULL);
+                             0, 1, show_datapath_report,
+                             CONST_CAST(struct datapath_report *,
+                                        &tunnel_stats_report));
     unixctl_command_register("dpif-percpu/gso-stats-show", "[dp]",
-                             0, 1, gso_stats_show, NULL);
+                             0, 1, show_datapath_report,
+                             CONST_CAST(struct datapath_report *,
+                                        &gso_stats_report));
     unixctl_command_register("dpif-percpu/ipf-stats-show", "[dp]",
-                             0, 1, ipf_stats_show, NULL);
+                             0, 1, show_datapath_report,
+                             CONST_CAST(struct datapath_report *,
+                                        &ipf_stats_report));
     unixctl_command_register("dpif-percpu/ct-frag-stats-show", "[dp]",
-                             0, 1, ct_frag_stats_show, NULL);
+                             0, 1, show_datapath_report,
+                             CONST_CAST(struct datapath_report *,
+                                        &ct_frag_stats_report));
     ovsthread_once_done(&once);
 }
