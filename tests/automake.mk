@@ -68,7 +68,7 @@ clean-local:
 # includes tests/, so the .at files call them by name.
 
 noinst_PROGRAMS += tests/test-gro
-tests_test_gro_SOURCES = tests/test-gro.c
+tests_test_gro_SOURCES = tests/test-gro.c tests/test-harness.h
 tests_test_gro_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_gro_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
 
@@ -78,25 +78,25 @@ tests_test_netdev_ipip_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_netdev_ipip_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
 
 noinst_PROGRAMS += tests/test-ipf-cpu
-tests_test_ipf_cpu_SOURCES = tests/test-ipf-cpu.c
+tests_test_ipf_cpu_SOURCES = tests/test-ipf-cpu.c tests/test-harness.h
 tests_test_ipf_cpu_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_ipf_cpu_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
 
 noinst_PROGRAMS += tests/test-gso
-tests_test_gso_SOURCES = tests/test-gso.c tests/test-pkt.h
+tests_test_gso_SOURCES = tests/test-gso.c tests/test-pkt.h tests/test-harness.h
 tests_test_gso_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_gso_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
 
 noinst_PROGRAMS += tests/test-ip-fragment
-tests_test_ip_fragment_SOURCES = tests/test-ip-fragment.c tests/test-pkt.h
+tests_test_ip_fragment_SOURCES = tests/test-ip-fragment.c tests/test-pkt.h tests/test-harness.h
 tests_test_ip_fragment_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_ip_fragment_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
 
 noinst_PROGRAMS += tests/test-dp-meter
-tests_test_dp_meter_SOURCES = tests/test-dp-meter.c
+tests_test_dp_meter_SOURCES = tests/test-dp-meter.c tests/test-harness.h
 tests_test_dp_meter_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_dp_meter_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
 noinst_PROGRAMS += tests/test-afpacket-vnet
-tests_test_afpacket_vnet_SOURCES = tests/test-afpacket-vnet.c tests/test-pkt.h
+tests_test_afpacket_vnet_SOURCES = tests/test-afpacket-vnet.c tests/test-pkt.h tests/test-harness.h
 tests_test_afpacket_vnet_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_afpacket_vnet_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)

@@ -37,6 +37,7 @@
 #include "openvswitch/ofp-meter.h"
 #include "openvswitch/util.h"
 #include "ovs-thread.h"
+#include "test-harness.h"
 #include "util.h"
 
 /* The time of the tests' first batch, in ns: any monotonic time will do. */
@@ -56,26 +57,11 @@ struct account {
     uint64_t band_bytes[DP_METER_MAX_BANDS];
 };
 
-/* Fails the test with a message. */
-static void OVS_PRINTF_FORMAT(1, 2) OVS_NO_RETURN
-fail(const char *format, ...)
-{
-    va_list args;
-
-    fflush(stdout);
-    fprintf(stderr, "FAIL: ");
-    va_start(args, format);
-    vfprintf(stderr, format, args);
-    va_end(args);
-    fprintf(stderr, "\n");
-    exit(1);
-}
-
 static void
 check_int(const char *what, long long int expected, long long int got)
 {
     if (expected != got) {
-        fail("%s: expected %lld, got %lld", what, expected, got);
+        test_fail("%s: expected %lld, got %lld", what, expected, got);
     }
 }
 
@@ -120,10 +106,10 @@ run(struct dp_meter_table *table, size_t thread, long long int ms,
         uint8_t tag = *(uint8_t *) dp_packet_data(p);
 
         if (tag >= n || passed[tag]) {
-            fail("packet tag %u unexpected in the output", tag);
+            test_fail("packet tag %u unexpected in the output", tag);
         }
         if (i && tag <= *(uint8_t *) dp_packet_data(batch.packets[i - 1])) {
-            fail("packets reordered: tag %u after a later one", tag);
+            test_fail("packets reordered: tag %u after a later one", tag);
         }
         passed[tag] = true;
     }

@@ -40,6 +40,7 @@
 #include "gro-cell.h"
 #include "packets.h"
 #include "random.h"
+#include "test-harness.h"
 #include "tso-segsz.h"
 #include "util.h"
 
@@ -91,21 +92,6 @@ struct test {
     size_t n_out;               /* Packets handed back so far. */
     bool quiet;                 /* Don't print each packet handed back. */
 };
-
-/* Reports a failed check, as printf() formats it, and exits. */
-static void OVS_PRINTF_FORMAT(1, 2) OVS_NO_RETURN
-fail(const char *format, ...)
-{
-    va_list args;
-
-    fflush(stdout);
-    va_start(args, format);
-    fprintf(stderr, "test-gro: FAILED: ");
-    vfprintf(stderr, format, args);
-    fprintf(stderr, "\n");
-    va_end(args);
-    exit(EXIT_FAILURE);
-}
 
 /* The byte at sequence number 'seq' of the stream of the flow with source
  * port 'sport': every byte differs from its neighbours, so that a payload
@@ -329,19 +315,19 @@ check_merged(struct test *t, const struct dp_packet *p, size_t idx)
 
     if (size < IP_HEADER_LEN + TCP_HEADER_LEN
         || ip->ip_ihl_ver != IP_IHL_VER(5, IP_VERSION)) {
-        fail("out %"PRIuSIZE": merged packet of %"PRIuSIZE" bytes does not "
+        test_fail("out %"PRIuSIZE": merged packet of %"PRIuSIZE" bytes does not "
              "start with a 20-byte IPv4 header", idx, size);
     }
     if (ntohs(ip->ip_tot_len) != size) {
-        fail("out %"PRIuSIZE": IP total length %u, expected the packet "
+        test_fail("out %"PRIuSIZE": IP total length %u, expected the packet "
              "size %"PRIuSIZE, idx, ntohs(ip->ip_tot_len), size);
     }
     if (size > GRO_CELL_MAX_LEN) {
-        fail("out %"PRIuSIZE": merged packet of %"PRIuSIZE" bytes, more "
+        test_fail("out %"PRIuSIZE": merged packet of %"PRIuSIZE" bytes, more "
              "than GRO_CELL_MAX_LEN %d", idx, size, GRO_CELL_MAX_LEN);
     }
     if (csum(ip, IP_HEADER_LEN)) {
-        fail("out %"PRIuSIZE": IP header checksum 0x%04x is wrong", idx,
+        test_fail("out %"PRIuSIZE": IP header checksum 0x%04x is wrong", idx,
              ntohs(ip->ip_csum));
     }
     l4_len = size - IP_HEADER_LEN;
@@ -352,37 +338,37 @@ check_merged(struct test *t, const struct dp_packet *p, size_t idx)
      * sum; summing the segment over it and complementing completes it. */
     expect_partial = ~csum_finish(pseudo_sum(ip, l4_len));
     if (tcp->tcp_csum != expect_partial) {
-        fail("out %"PRIuSIZE": TCP checksum field 0x%04x, expected the "
+        test_fail("out %"PRIuSIZE": TCP checksum field 0x%04x, expected the "
              "pseudo-header sum 0x%04x", idx, ntohs(tcp->tcp_csum),
              ntohs(expect_partial));
     }
     copy = xmemdup(tcp, l4_len);
     ALIGNED_CAST(struct tcp_header *, copy)->tcp_csum = csum(copy, l4_len);
     if (csum_finish(csum_continue(pseudo_sum(ip, l4_len), copy, l4_len))) {
-        fail("out %"PRIuSIZE": completing the TCP checksum from the "
+        test_fail("out %"PRIuSIZE": completing the TCP checksum from the "
              "pseudo-header sum does not give a valid checksum", idx);
     }
     free(copy);
 
     if (!segsz || !dp_packet_hwol_is_tso(p)) {
-        fail("out %"PRIuSIZE": merged packet not marked for TSO", idx);
+        test_fail("out %"PRIuSIZE": merged packet not marked for TSO", idx);
     }
     if (!dp_packet_hwol_is_ipv4(p) || !dp_packet_hwol_l4_is_tcp(p)) {
-        fail("out %"PRIuSIZE": merged packet not marked for IPv4 and TCP "
+        test_fail("out %"PRIuSIZE": merged packet not marked for IPv4 and TCP "
              "checksum offload", idx);
     }
     if (dp_packet_l3(p) != dp_packet_data(p)
         || dp_packet_l4(p) != (const char *) dp_packet_data(p)
                               + IP_HEADER_LEN) {
-        fail("out %"PRIuSIZE": l3_ofs/l4_ofs not at the IPv4 and TCP "
+        test_fail("out %"PRIuSIZE": l3_ofs/l4_ofs not at the IPv4 and TCP "
              "headers", idx);
     }
     if (dp_packet_headroom(p) < GRO_CELL_HEADROOM) {
-        fail("out %"PRIuSIZE": headroom %"PRIuSIZE", expected at least %d",
+        test_fail("out %"PRIuSIZE": headroom %"PRIuSIZE", expected at least %d",
              idx, dp_packet_headroom(p), GRO_CELL_HEADROOM);
     }
     if (p->packet_type != htonl(PT_IPV4)) {
-        fail("out %"PRIuSIZE": packet_type is not PT_IPV4", idx);
+        test_fail("out %"PRIuSIZE": packet_type is not PT_IPV4", idx);
     }
 
     seq = ntohl(get_16aligned_be32(&tcp->tcp_seq));
@@ -390,7 +376,7 @@ check_merged(struct test *t, const struct dp_packet *p, size_t idx)
     for (size_t i = 0; i < payload_len; i++) {
         uint8_t expect = stream_byte(ntohs(tcp->tcp_src), seq + i);
         if (payload[i] != expect) {
-            fail("out %"PRIuSIZE": payload byte %"PRIuSIZE" (seq %u) is "
+            test_fail("out %"PRIuSIZE": payload byte %"PRIuSIZE" (seq %u) is "
                  "0x%02x, expected 0x%02x", idx, i, seq + (uint32_t) i,
                  payload[i], expect);
         }
@@ -414,7 +400,7 @@ static void
 check_unmerged(struct test *t, const struct dp_packet *p, size_t idx)
 {
     if (dp_packet_hwol_is_tso(p) || dp_packet_hwol_tx_l4_checksum(p)) {
-        fail("out %"PRIuSIZE": an unmerged packet has offload marks", idx);
+        test_fail("out %"PRIuSIZE": an unmerged packet has offload marks", idx);
     }
     for (size_t i = 0; i < t->n_offered; i++) {
         const struct offered *o = &t->offered[i];
@@ -428,7 +414,7 @@ check_unmerged(struct test *t, const struct dp_packet *p, size_t idx)
             return;
         }
     }
-    fail("out %"PRIuSIZE": unmerged packet of %"PRIu32" bytes is not one "
+    test_fail("out %"PRIuSIZE": unmerged packet of %"PRIu32" bytes is not one "
          "of those offered", idx, dp_packet_size(p));
 }
 
@@ -444,7 +430,7 @@ drain(struct test *t)
         dp_packet_batch_init(&batch);
         n = gro_cell_pop(t->cell, &batch);
         if (n != dp_packet_batch_size(&batch)) {
-            fail("gro_cell_pop() returned %"PRIuSIZE" but put %"PRIuSIZE
+            test_fail("gro_cell_pop() returned %"PRIuSIZE" but put %"PRIuSIZE
                  " packets in the batch", n, dp_packet_batch_size(&batch));
         }
         if (!n) {
@@ -502,15 +488,15 @@ test_finish(struct test *t)
     print_stats(t);
     gro_cell_get_stats(t->cell, &s);
     if (gro_cell_backlog(t->cell)) {
-        fail("backlog %"PRIuSIZE" after a flush and a drain",
+        test_fail("backlog %"PRIuSIZE" after a flush and a drain",
              gro_cell_backlog(t->cell));
     }
     if (s.packets_out != t->n_out) {
-        fail("packets_out=%"PRIu64" but %"PRIuSIZE" packets were popped",
+        test_fail("packets_out=%"PRIu64" but %"PRIuSIZE" packets were popped",
              s.packets_out, t->n_out);
     }
     if (t->n_offered != s.packets_out + s.segments_merged + s.backlog_drops) {
-        fail("%"PRIuSIZE" packets offered, but out %"PRIu64" + merged %"
+        test_fail("%"PRIuSIZE" packets offered, but out %"PRIu64" + merged %"
              PRIu64" + dropped %"PRIu64" differ", t->n_offered,
              s.packets_out, s.segments_merged, s.backlog_drops);
     }
@@ -1079,7 +1065,7 @@ test_pop_burst(struct test *t)
             (char *) dp_packet_data(batch.packets[i]) + IP_HEADER_LEN);
 
         if (ntohs(tcp->tcp_src) != 30000 + i) {
-            fail("popped packet %"PRIuSIZE" has port %u, expected %"
+            test_fail("popped packet %"PRIuSIZE" has port %u, expected %"
                  PRIuSIZE" (out of order)", i, ntohs(tcp->tcp_src),
                  30000 + i);
         }

@@ -1171,10 +1171,7 @@ cmd_csum(int argc, char *argv[])
 }
 
 /* The subcommands. */
-static const struct {
-    const char *name;
-    void (*run)(int argc, char *argv[]);
-} tgso_cmds[] = {
+static const struct test_command tgso_cmds[] = {
     { "segment", cmd_segment },
     { "malformed", cmd_malformed },
     { "not-tcp", cmd_not_tcp },
@@ -1186,15 +1183,5 @@ static const struct {
 int
 main(int argc, char *argv[])
 {
-    set_program_name(argv[0]);
-    if (argc < 2) {
-        test_fail("usage: %s COMMAND [ARG...]", argv[0]);
-    }
-    for (size_t i = 0; i < ARRAY_SIZE(tgso_cmds); i++) {
-        if (!strcmp(argv[1], tgso_cmds[i].name)) {
-            tgso_cmds[i].run(argc, argv);
-            return 0;
-        }
-    }
-    test_fail("unknown command %s", argv[1]);
+    return test_run_command(tgso_cmds, ARRAY_SIZE(tgso_cmds), argc, argv);
 }

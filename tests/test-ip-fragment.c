@@ -572,10 +572,7 @@ cmd_icmp_refused(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 }
 
 /* The subcommands. */
-static const struct {
-    const char *name;
-    void (*run)(int argc, char *argv[]);
-} tipf_cmds[] = {
+static const struct test_command tipf_cmds[] = {
     { "fragment", cmd_fragment },
     { "fragment-errors", cmd_fragment_errors },
     { "icmp", cmd_icmp },
@@ -585,15 +582,5 @@ static const struct {
 int
 main(int argc, char *argv[])
 {
-    set_program_name(argv[0]);
-    if (argc < 2) {
-        test_fail("usage: %s COMMAND [ARG...]", argv[0]);
-    }
-    for (size_t i = 0; i < ARRAY_SIZE(tipf_cmds); i++) {
-        if (!strcmp(argv[1], tipf_cmds[i].name)) {
-            tipf_cmds[i].run(argc, argv);
-            return 0;
-        }
-    }
-    test_fail("unknown command %s", argv[1]);
+    return test_run_command(tipf_cmds, ARRAY_SIZE(tipf_cmds), argc, argv);
 }

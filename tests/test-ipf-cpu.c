@@ -36,6 +36,7 @@
 #include "ipf-cpu.h"
 #include "openvswitch/util.h"
 #include "packets.h"
+#include "test-harness.h"
 #include "util.h"
 
 /* Bytes of an Ethernet header, as the test builds it. */
@@ -63,21 +64,6 @@ struct dgram {
     size_t len;                 /* Data length (transport header and up). */
     uint8_t data[65536];        /* The data. */
 };
-
-/* Fails the test with a message. */
-static void OVS_PRINTF_FORMAT(1, 2) OVS_NO_RETURN
-fail(const char *format, ...)
-{
-    va_list args;
-
-    fflush(stdout);
-    fprintf(stderr, "FAIL: ");
-    va_start(args, format);
-    vfprintf(stderr, format, args);
-    va_end(args);
-    fprintf(stderr, "\n");
-    exit(1);
-}
 
 /* Returns a new datagram with 'len' bytes of patterned data. */
 static struct dgram *
@@ -255,11 +241,11 @@ print_stats(const struct ipf_cpu *ipf)
     }
     printf("%s\n", any ? "" : " none");
     if ((s.queues == 0) != (s.bytes_held == 0)) {
-        fail("bytes_held %"PRIu64" with %"PRIu64" queues", s.bytes_held,
+        test_fail("bytes_held %"PRIu64" with %"PRIu64" queues", s.bytes_held,
              s.queues);
     }
     if (s.bytes_held > IPF_CPU_DEFAULT_HIGH_THRESH) {
-        fail("bytes_held %"PRIu64" above the default high threshold",
+        test_fail("bytes_held %"PRIu64" above the default high threshold",
              s.bytes_held);
     }
 }
@@ -273,7 +259,7 @@ check_reassembled(const struct dgram *d, const struct dp_packet *out)
     size_t l2 = d->eth ? TEST_ETH_LEN : 0;
 
     if (dp_packet_size(out) != dp_packet_size(whole)) {
-        fail("reassembled %"PRIu32" bytes, expected %"PRIu32,
+        test_fail("reassembled %"PRIu32" bytes, expected %"PRIu32,
              dp_packet_size(out), dp_packet_size(whole));
     }
     for (size_t i = 0; i < dp_packet_size(out); i++) {
@@ -281,26 +267,26 @@ check_reassembled(const struct dgram *d, const struct dp_packet *out)
         uint8_t exp = ((const uint8_t *) dp_packet_data(whole))[i];
 
         if (got != exp) {
-            fail("reassembled byte %"PRIuSIZE" is 0x%02x, expected 0x%02x",
+            test_fail("reassembled byte %"PRIuSIZE" is 0x%02x, expected 0x%02x",
                  i, got, exp);
         }
     }
     if (out->l3_ofs != l2) {
-        fail("reassembled l3_ofs %u, expected %"PRIuSIZE, out->l3_ofs, l2);
+        test_fail("reassembled l3_ofs %u, expected %"PRIuSIZE, out->l3_ofs, l2);
     }
     if (!d->ipv6) {
         const struct ip_header *ip = dp_packet_l3(out);
 
         if (csum(ip, IP_IHL(ip->ip_ihl_ver) * 4)) {
-            fail("reassembled IPv4 header checksum does not verify");
+            test_fail("reassembled IPv4 header checksum does not verify");
         }
     }
     if (odp_to_u32(out->md.in_port.odp_port) != d->in_port) {
-        fail("reassembled in_port %"PRIu32", expected %"PRIu32,
+        test_fail("reassembled in_port %"PRIu32", expected %"PRIu32,
              odp_to_u32(out->md.in_port.odp_port), d->in_port);
     }
     if (out->packet_type != whole->packet_type) {
-        fail("reassembled packet_type 0x%08"PRIx32", expected 0x%08"PRIx32,
+        test_fail("reassembled packet_type 0x%08"PRIx32", expected 0x%08"PRIx32,
              ntohl(out->packet_type), ntohl(whole->packet_type));
     }
     dp_packet_delete(whole);
@@ -378,11 +364,11 @@ offer_range(struct ipf_cpu *ipf, const struct dgram *d, size_t size,
         struct ipf_cpu_stats after;
 
         if (ipf_cpu_reassemble(ipf, nth_frag(d, size, i), now)) {
-            fail("id %"PRIu32" fragment %"PRIuSIZE" completed", d->id, i);
+            test_fail("id %"PRIu32" fragment %"PRIuSIZE" completed", d->id, i);
         }
         after = stats(ipf);
         if (total_drops(&after) != total_drops(&before)) {
-            fail("id %"PRIu32" fragment %"PRIuSIZE" was dropped", d->id, i);
+            test_fail("id %"PRIu32" fragment %"PRIuSIZE" was dropped", d->id, i);
         }
     }
     printf("id %"PRIu32" fragments %"PRIuSIZE" to %"PRIuSIZE": held\n",
@@ -555,7 +541,7 @@ test_too_many(void)
     /* Exactly the maximum, in reverse: the array grows from the front. */
     for (size_t i = IPF_CPU_MAX_FRAGS - 1; i > 0; i--) {
         if (ipf_cpu_reassemble(ipf, nth_frag(d, 8, i), 0)) {
-            fail("fragment %"PRIuSIZE" completed", i);
+            test_fail("fragment %"PRIuSIZE" completed", i);
         }
     }
     printf("63 fragments offered\n");
@@ -669,25 +655,25 @@ test_memory(void)
         p = frag(d, 0, 1000, true);
         cost = min_cost(p);
         if (ipf_cpu_reassemble(ipf, p, i)) {
-            fail("a first fragment completed a datagram");
+            test_fail("a first fragment completed a datagram");
         }
         s = stats(ipf);
         max_held = MAX(max_held, s.bytes_held);
         if (s.bytes_held > cfg.high_thresh) {
-            fail("after fragment %d, %"PRIu64" bytes held, above %"PRIuSIZE,
+            test_fail("after fragment %d, %"PRIu64" bytes held, above %"PRIuSIZE,
                  i, s.bytes_held, cfg.high_thresh);
         }
         if (s.bytes_held < s.queues * cost
             || s.bytes_held > s.queues * (cost + 1000)) {
-            fail("%"PRIu64" bytes held for %"PRIu64" queues of %"PRIuSIZE
+            test_fail("%"PRIu64" bytes held for %"PRIu64" queues of %"PRIuSIZE
                  " bytes of fragment each", s.bytes_held, s.queues, cost);
         }
         if (i == 0 && s.bytes_held - cost >= 1000) {
-            fail("a queue's overhead is %"PRIu64" bytes, the test assumes "
+            test_fail("a queue's overhead is %"PRIu64" bytes, the test assumes "
                  "under 1000", s.bytes_held - cost);
         }
         if (s.queues + s.evicted != i + 1) {
-            fail("after %d datagrams, %"PRIu64" queues and %"PRIu64
+            test_fail("after %d datagrams, %"PRIu64" queues and %"PRIu64
                  " evicted", i + 1, s.queues, s.evicted);
         }
     }
@@ -1071,7 +1057,7 @@ main(int argc, char *argv[])
     } else if (!strcmp(cmd, "config")) {
         test_config();
     } else {
-        fail("unknown command \"%s\"", cmd);
+        test_fail("unknown command \"%s\"", cmd);
     }
     return 0;
 }

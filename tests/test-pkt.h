@@ -33,6 +33,7 @@
 #include "gso.h"
 #include "openvswitch/util.h"
 #include "packets.h"
+#include "test-harness.h"
 #include "util.h"
 
 /* Collects packets in order.  The batch that the code under test fills is
@@ -46,20 +47,6 @@ struct test_sink {
     int n_flushes;                  /* Calls to test_sink_flush(). */
     size_t flush_sizes[8];          /* Batch sizes of the first flushes. */
 };
-
-/* Prints a failure and exits with status 1. */
-static inline void OVS_PRINTF_FORMAT(1, 2) OVS_NO_RETURN
-test_fail(const char *format, ...)
-{
-    va_list args;
-
-    va_start(args, format);
-    fprintf(stderr, "FAIL: ");
-    vfprintf(stderr, format, args);
-    fprintf(stderr, "\n");
-    va_end(args);
-    exit(1);
-}
 
 /* Moves the packets of 'batch' to the end of 'sink'. */
 static inline void
