@@ -431,8 +431,8 @@ set_flow_limit(struct datapath *dp, const struct smap *other_config)
 }
 
 /* Applies the datapath keys of Open_vSwitch other_config: pmd-cpu-mask,
- * pmd-maxsleep, emc-insert-inv-prob and flow-limit.  A bad value is reported in the log
- * and the old one kept. */
+ * pmd-maxsleep, emc-insert-inv-prob and flow-limit.  A bad value is reported
+ * in the log and the old one kept. */
 int
 datapath_set_config(struct datapath *dp, const struct smap *other_config)
 {
