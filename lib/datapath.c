@@ -27,6 +27,7 @@
 #include "dp-port.h"
 #include "dpif-provider.h"
 #include "odp-util.h"
+#include "ofproto/ofproto.h"
 #include "dpif-netdev.h"
 #include "flow-table.h"
 #include "netdev.h"
@@ -78,6 +79,8 @@ datapath_create(const char *name, const struct dpif_class *class,
     /* One slot per possible PMD thread, plus the non-PMD context. */
     dp->n_thread_slots = n_cores + 1;
     dp->table = flow_table_create(dp->n_thread_slots);
+    dp->flow_limit = flow_table_set_max(dp->table,
+                                        OFPROTO_FLOW_LIMIT_DEFAULT);
     dp->meters = dp_meter_table_create(dp->n_thread_slots);
 
     fat_rwlock_init(&dp->upcall_rwlock);
@@ -407,9 +410,29 @@ set_emc_insert_inv_prob(struct datapath *dp, const struct smap *other_config)
     }
 }
 
+/* Applies other_config:flow-limit, as OVS's bridge.c reads it for ofproto,
+ * to 'dp''s megaflow table: ofproto's own limit (ofproto-dpif-upcall's
+ * 'flow_limit', which it lowers when revalidation is slow) is checked
+ * against a flow count it refreshes only every 100 ms, so a burst of misses
+ * from several threads could overshoot it; the table's count is exact. */
+static void
+set_flow_limit(struct datapath *dp, const struct smap *other_config)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    unsigned int limit = smap_get_uint(other_config, "flow-limit",
+                                       OFPROTO_FLOW_LIMIT_DEFAULT);
+    size_t applied = flow_table_set_max(dp->table, limit);
+
+    if (applied != dp->flow_limit) {
+        VLOG_INFO("%s: megaflow limit set to %"PRIuSIZE"%s", dp->name,
+                  applied, applied < limit ? " (the datapath's maximum)" : "");
+        dp->flow_limit = applied;
+    }
+}
+
 /* Applies the datapath keys of Open_vSwitch other_config: pmd-cpu-mask,
- * pmd-maxsleep and emc-insert-inv-prob.  A bad value is reported in the log
- * and the old one kept. */
+ * pmd-maxsleep, emc-insert-inv-prob and flow-limit.  A bad value is reported
+ * in the log and the old one kept. */
 int
 datapath_set_config(struct datapath *dp, const struct smap *other_config)
 {
@@ -462,6 +485,7 @@ datapath_set_config(struct datapath *dp, const struct smap *other_config)
         }
     }
     set_emc_insert_inv_prob(dp, other_config);
+    set_flow_limit(dp, other_config);
     dp_ipf_set_config(dp, other_config);
     dp_conntrack_set_config(dp->conntrack, dp->name, other_config);
     ovs_mutex_unlock(&dp->reconfig_mutex);

@@ -119,6 +119,7 @@ struct datapath {
     char *rejected_cmask;       /* Last invalid pmd-cpu-mask, logged once. */
     int max_sleep_us;           /* pmd-maxsleep. */
     unsigned int emc_insert_inv_prob; /* emc-insert-inv-prob. */
+    size_t flow_limit;          /* flow-limit, as the table applies it. */
 
     /* A megaflow hit is copied into the thread's exact-match cache when a
      * random 32-bit number is at most this; 0 disables the cache.  Read by

@@ -138,6 +138,8 @@ format_counters(struct ds *s, const struct pmd_thread *t)
     ds_put_format(s, "  miss with success upcall: %"PRIu64"\n",
                   c[PMD_UPCALLS]);
     ds_put_format(s, "  miss with failed upcall: %"PRIu64"\n", c[PMD_LOST]);
+    ds_put_format(s, "  miss executed, not installed (flow limit): %"PRIu64
+                  "\n", c[PMD_NOT_INSTALLED]);
     ds_put_format(s, "  drops: short %"PRIu64", recirc-depth %"PRIu64
                   ", no-port %"PRIu64", unsupported %"PRIu64
                   ", tunnel %"PRIu64"\n",

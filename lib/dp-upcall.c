@@ -41,6 +41,11 @@ VLOG_DEFINE_THIS_MODULE(dp_upcall);
 #define DP_UPCALL_ACTIONS_STUB 512
 
 COVERAGE_DEFINE(percpu_upcall_collision);
+COVERAGE_DEFINE(percpu_flow_limit);
+
+/* Rate of the warning that the megaflow table is full: as OVS's warning
+ * that the datapath reached ofproto's flow limit. */
+static struct vlog_rate_limit flow_limit_rl = VLOG_RATE_LIMIT_INIT(1, 5);
 
 /* Calls the upcall callback of 't''s datapath.  Returns ENODEV if upcalls
  * are disabled or nobody registered, otherwise what the callback returns.
@@ -70,7 +75,7 @@ upcall(struct pmd_thread *t, const struct dp_packet *packet,
     return error;
 }
 
-static void install(struct pmd_thread *, const struct packet_key *,
+static bool install(struct pmd_thread *, const struct packet_key *,
                     const struct match *, const ovs_u128 *ufid,
                     const struct ofpbuf *add_actions);
 
@@ -123,9 +128,13 @@ upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
         match.wc.masks.vlans[0].tci = htons(VLAN_VID_MASK | VLAN_CFI);
     }
 
-    if (error != ENOSPC) {
-        install(t, key, &match, &ufid,
-                put_actions->size ? put_actions : actions);
+    /* ENOSPC: ofproto wants the actions executed but no megaflow, mostly
+     * because the datapath is at its flow limit (should_install_flow()). */
+    if (error == ENOSPC
+        || !install(t, key, &match, &ufid,
+                    put_actions->size ? put_actions : actions)) {
+        pmd_counter_add(t, PMD_NOT_INSTALLED, 1);
+        COVERAGE_INC(percpu_flow_limit);
     }
     ovs_mutex_unlock(turn);
 
@@ -140,8 +149,9 @@ out:
 
 /* Installs the megaflow 'match' with 'ufid' and 'add_actions', which an
  * upcall for a packet with key 'key' returned, unless another thread
- * installed one first, and caches it for 'key' with the usual odds. */
-static void
+ * installed one first, and caches it for 'key' with the usual odds.
+ * Returns false if the table was full, so that nothing was installed. */
+static bool
 install(struct pmd_thread *t, const struct packet_key *key,
         const struct match *match, const ovs_u128 *ufid,
         const struct ofpbuf *add_actions)
@@ -155,6 +165,13 @@ install(struct pmd_thread *t, const struct packet_key *key,
     if (OVS_LIKELY(!flow)) {
         flow = flow_table_insert(table, match, ufid, add_actions->data,
                                  add_actions->size, t->index);
+        if (OVS_UNLIKELY(!flow)) {
+            flow_table_unlock(table);
+            VLOG_WARN_RL(&flow_limit_rl, "%s: megaflow table full (%"
+                         PRIuSIZE" flows, other_config:flow-limit)",
+                         t->dp->name, flow_table_count(table));
+            return false;
+        }
         dp_log_flow_change(flow, match, NULL, add_actions->data,
                            add_actions->size);
     } else {
@@ -168,6 +185,7 @@ install(struct pmd_thread *t, const struct packet_key *key,
     if (insert_min && random_uint32() <= insert_min) {
         flow_cache_insert(t->cache, key, flow);
     }
+    return true;
 }
 
 /* Handles 'packet', with key 'key', which missed every table.

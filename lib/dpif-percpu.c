@@ -647,8 +647,13 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
              * hits it allocates its own statistics slot. */
             flow = flow_table_insert(dp->table, &match, &ufid, put->actions,
                                      put->actions_len, 0);
-            dp_log_flow_change(flow, &match, NULL, put->actions,
-                               put->actions_len);
+            if (flow) {
+                dp_log_flow_change(flow, &match, NULL, put->actions,
+                                   put->actions_len);
+            } else {
+                /* At the table's limit, as dpif-netdev beyond MAX_FLOWS. */
+                error = EFBIG;
+            }
         } else {
             error = ENOENT;
         }

@@ -58,6 +58,8 @@ struct flow_table {
 
     struct cmap by_ufid;        /* All megaflows, by UFID. */
     size_t n_stats_slots;       /* Forwarding-thread slots per megaflow. */
+    size_t max_flows;           /* flow_table_insert() refuses to go beyond
+                                 * this many megaflows.  Under 'mutex'. */
 };
 
 static void megaflow_free(struct megaflow *);
@@ -80,6 +82,7 @@ flow_table_create(size_t n_stats_slots)
     atomic_init(&table->subtables_version, 0);
     cmap_init(&table->by_ufid);
     table->n_stats_slots = n_stats_slots;
+    table->max_flows = FLOW_TABLE_MAX_FLOWS;
     return table;
 }
 
@@ -337,9 +340,26 @@ megaflow_actions_create(const struct nlattr *actions, size_t size)
     return a;
 }
 
+/* Sets the most megaflows 'table' holds to 'max_flows', capped at
+ * FLOW_TABLE_MAX_FLOWS.  Megaflows already beyond it stay until they are
+ * removed (the revalidators remove idle flows quickly when the datapath is
+ * over ofproto's limit); only new ones are refused.  Returns the limit
+ * applied. */
+size_t
+flow_table_set_max(struct flow_table *table, size_t max_flows)
+{
+    max_flows = MIN(max_flows, FLOW_TABLE_MAX_FLOWS);
+    ovs_mutex_lock(&table->mutex);
+    table->max_flows = max_flows;
+    ovs_mutex_unlock(&table->mutex);
+    return max_flows;
+}
+
 /* Installs a megaflow for 'match' with 'ufid' and 'actions'.  The caller has
  * checked, under the same hold of the mutex, that no megaflow matches
- * 'match->flow' already.  Returns the new megaflow, owned by the table. */
+ * 'match->flow' already.  Returns the new megaflow, owned by the table, or
+ * NULL, installing nothing, if the table already holds its maximum
+ * (flow_table_set_max()). */
 struct megaflow *
 flow_table_insert(struct flow_table *table, const struct match *match,
                   const ovs_u128 *ufid, const struct nlattr *actions,
@@ -350,6 +370,10 @@ flow_table_insert(struct flow_table *table, const struct match *match,
     size_t stats_ofs, slot_ofs;
     struct megaflow *flow;
     uint32_t hash;
+
+    if (cmap_count(&table->by_ufid) >= table->max_flows) {
+        return NULL;
+    }
 
     /* One allocation holds the flow, its masked key values, its statistics
      * and the installing thread's statistics slot, in that order. */

@@ -107,7 +107,14 @@ void flow_table_lookup_batch(const struct flow_table *,
                              const struct miniflow *keys[],
                              unsigned long *map, struct megaflow *flows[]);
 
+/* The most megaflows a table ever holds, whatever other_config:flow-limit
+ * says: 2^20, 5.2 times OVS's default flow-limit of 200,000.  dpif-netdev
+ * caps each PMD thread's table at 65,536 flows; ours is shared by every
+ * thread, so one cap for the table plays that role. */
+#define FLOW_TABLE_MAX_FLOWS ((size_t) 1 << 20)
+
 /* Writers. */
+size_t flow_table_set_max(struct flow_table *, size_t max_flows);
 void flow_table_lock(struct flow_table *);
 void flow_table_unlock(struct flow_table *);
 struct megaflow *flow_table_insert(struct flow_table *, const struct match *,

@@ -59,6 +59,9 @@ enum pmd_counter {
     PMD_MISSES,                 /* Missed both. */
     PMD_UPCALLS,                /* Misses the upcall handled. */
     PMD_LOST,                   /* Misses dropped: upcall failed or off. */
+    PMD_NOT_INSTALLED,          /* Upcalls executed but not installed: at
+                                 * ofproto's flow limit (ENOSPC) or the
+                                 * table's (flow_table_set_max()). */
     PMD_DROP_SHORT,             /* Dropped: shorter than an Ethernet header. */
     PMD_DROP_RECIRC_DEPTH,      /* Dropped: recirculated too deeply. */
     PMD_DROP_NO_PORT,           /* Dropped: output to a missing port. */

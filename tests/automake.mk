@@ -27,11 +27,14 @@ TESTSUITE_AT = \
 	tests/percpu-meters.at \
 	tests/percpu-conntrack.at \
 	tests/percpu-afpacket.at \
-	tests/percpu-fuzz.at
+	tests/percpu-fuzz.at \
+	tests/percpu-flow-limit.at \
+	tests/percpu-faults.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/gso-packets.py tests/check-capture.py \
-	tests/ct-packets.py tests/qemu/ipip-guest.sh \
+	tests/ct-packets.py tests/flood-packets.py tests/iperf3-intervals.py \
+	tests/qemu/ipip-guest.sh \
 	tests/qemu/ipip-guest-init.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 

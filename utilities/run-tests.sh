@@ -8,10 +8,11 @@
 #   3. the DPDK build (build.sh --with-dpdk, in _build-dpdk) and its DPDK
 #      port test, with hugepages the test reserves and releases;
 #   4. the AddressSanitizer and UndefinedBehaviorSanitizer build
-#      (build.sh --with-sanitizers, in _build-asan) and our dummy-port
-#      tests under it, failing on any sanitizer report (make
-#      check-sanitizers): about 8 more minutes.  OVS_PERCPU_SANITIZERS=no
-#      skips it.
+#      (build.sh --with-sanitizers, in _build-asan) and, under it, our
+#      dummy-port tests and the fault tests under traffic (keyword faults:
+#      LeakSanitizer checks each daemon as it exits), failing on any
+#      sanitizer report (make check-sanitizers): about 10 more minutes.
+#      OVS_PERCPU_SANITIZERS=no skips it.
 # Exits non-zero if anything fails.
 set -e
 
@@ -38,6 +39,8 @@ tests/upstream/run-upstream.sh -o tests/upstream/results.txt \
 if [ "${OVS_PERCPU_SANITIZERS:-yes}" != no ]; then
     ./utilities/build.sh --with-sanitizers
     (cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j2 -k !system") \
+        || failed=1
+    (cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,faults") \
         || failed=1
 fi
 
