@@ -51,6 +51,15 @@ VLOG_DEFINE_THIS_MODULE(afpacket_ring);
  * header behind a 14-byte Ethernet header is 4-byte aligned. */
 #define AFPACKET_RX_HEADROOM (128 + 2)
 
+/* A socket-mode queue's receive buffer, in ring sizes.  Linux charges
+ * each queued frame its buffer's whole truesize, about 1 KiB for a 64-byte
+ * frame that takes some 128 bytes of a ring, so a buffer of the ring's
+ * size would hold 8 times fewer small frames; with a 64-byte UDP flood the
+ * socket then overflowed whenever the PMD thread lost its CPU for a few
+ * milliseconds (thousands of drops per second), and no longer does at 4.
+ * Only the frames queued take memory. */
+#define AFPACKET_RX_SOCK_RCVBUF_FACTOR 4
+
 /* Room in each socket-mode message for the PACKET_AUXDATA control message,
  * which carries the VLAN tag Linux took out of the frame. */
 #define AFPACKET_RX_CMSG_SPACE CMSG_SPACE(sizeof(struct tpacket_auxdata))
@@ -295,13 +304,15 @@ rx_setup_ring(struct afpacket_rx *rx, const struct afpacket_ring_config *cfg)
     return 0;
 }
 
-/* Sets up socket mode for 'rx': a receive buffer as large as 'cfg''s ring,
+/* Sets up socket mode for 'rx': a receive buffer of
+ * AFPACKET_RX_SOCK_RCVBUF_FACTOR times 'cfg''s ring size,
  * the VLAN tags Linux takes out of frames as control messages, and the
  * scratch space of a batch. */
 static int
 rx_setup_socket(struct afpacket_rx *rx, const struct afpacket_ring_config *cfg)
 {
-    uint64_t rcvbuf = (uint64_t) cfg->block_size * cfg->n_blocks;
+    uint64_t rcvbuf = ((uint64_t) cfg->block_size * cfg->n_blocks
+                       * AFPACKET_RX_SOCK_RCVBUF_FACTOR);
     struct afpacket_rx_msgs *m;
     int error;
 

@@ -38,7 +38,8 @@
  * of up to NETDEV_MAX_BURST frames, each with its virtio-net header, is
  * read with one recvmmsg() into per-ring buffers large enough for a 64 KiB
  * GSO frame, then copied into packets.  The frames queued on the socket are
- * bounded by its receive buffer, set to the ring size.
+ * bounded by its receive buffer, a few times the ring size (Linux charges a
+ * small frame much more there than in a ring).
  *
  * Transmit: a plain AF_PACKET socket with PACKET_VNET_HDR, bound to the
  * interface and receiving nothing; a batch goes out with one sendmmsg().
@@ -82,7 +83,7 @@ struct afpacket_ring_config {
                                  * multiple of the page size, large enough
                                  * for the largest frame. */
     uint32_t n_blocks;          /* Blocks in the ring, at least 1.  In
-                                 * socket mode, block_size * n_blocks is
+                                 * socket mode, block_size * n_blocks sets
                                  * the socket's receive buffer. */
 };
 

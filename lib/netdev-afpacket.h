@@ -55,8 +55,9 @@
  *   block_size  Bytes per ring block: a power of two from 128 KiB (a 64 KiB
  *               GSO frame must fit) to 4 MiB.  Default 256 KiB.
  *   ring_size   Bytes per receive ring: a multiple of block_size, from two
- *               blocks to 256 MiB.  Default 4 MiB.  In socket mode, the
- *               socket's receive buffer (block_size is then only checked).
+ *               blocks to 256 MiB.  Default 4 MiB.  In socket mode, it
+ *               sets the socket's receive buffer, 4 times as large
+ *               (block_size is then only checked).
  *
  * Everything else (MAC, MTU, flags, carrier, kernel statistics, QoS...) is
  * OVS's netdev-linux: the class is a copy of OVS's "system" class with the

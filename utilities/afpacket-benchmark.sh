@@ -26,7 +26,8 @@
 #   cpu     (not by default) udp64 again, printing where the CPU went, in
 #           percent of one CPU: the machine's busy and softirq time, each
 #           switch thread, the iperf3 sender (iperf3-a) and receiver
-#           (iperf3-b).
+#           (iperf3-b).  With AFPB_PERF=FILE, also records the whole
+#           machine with "perf record -a -g" into FILE.KIND meanwhile.
 #
 # Every kind uses the same iperf3 receiver, with its default settings.
 # AFPB_OTHER_CONFIG, if set, is given to our switches (ours, ring) as
@@ -254,7 +255,12 @@ afpb_udp_profile() {
         > /dev/null 2>&1 &
     sleep 1
     afpb_cpu_snapshot > "$work.cpu0"
-    sleep $((seconds - 2))
+    if [ -n "$AFPB_PERF" ] && [ "$kind" != direct ]; then
+        perf record -q -a -g -o "$AFPB_PERF.$kind" -- sleep $((seconds - 2)) \
+            > /dev/null 2>&1
+    else
+        sleep $((seconds - 2))
+    fi
     afpb_cpu_snapshot > "$work.cpu1"
     wait || true
     hz=$(getconf CLK_TCK)
@@ -266,10 +272,26 @@ afpb_udp_profile() {
     echo
 }
 
+# afpb_drops KIND: prints where frames were dropped so far: the switch's
+# ports (Interface statistics, for ours: per queue), and the receiver's
+# UDP socket (RcvbufErrors).
+afpb_drops() {
+    if [ "$1" != direct ]; then
+        for h in a b; do
+            echo "    ovs-$h: $(ovs-vsctl get interface ovs-$h statistics \
+                | tr -d '{} ' | tr ',' '\n' \
+                | grep -E 'drop|error' | grep -v '=0$' | tr '\n' ' ')"
+        done
+    fi
+    echo "    receiver: $(ip netns exec afpb-b nstat -az UdpRcvbufErrors \
+        UdpInErrors UdpInDatagrams | awk '/^Udp/ {printf "%s=%s ", $1, $2}')"
+}
+
 # afpb_measure KIND: appends KIND's figures for this run to $work.KIND, one
 # line: ping_ms rr_us tcp1 tcp4 udp64_pps udp64_loss udp64ok_pps
 # udp64ok_received ("-" for a case not run).
 afpb_measure() {
+    kind=$1
     ping=- rr=- tcp1=- tcp4=- udp="- -" ok="- -"
     afpb_start "$1"
     for c in $cases; do
@@ -278,7 +300,10 @@ afpb_measure() {
         rr) rr=$(afpb_rr) ;;
         tcp1) tcp1=$(afpb_iperf | afpb_tcp_gbps) ;;
         tcp4) tcp4=$(afpb_iperf -P 4 | afpb_tcp_gbps) ;;
-        udp64) udp=$(afpb_iperf -u -b 0 -l 22 | afpb_udp) ;;
+        udp64) udp=$(afpb_iperf -u -b 0 -l 22 | afpb_udp)
+            if [ -n "$AFPB_DROPS" ]; then
+                afpb_drops "$1"
+            fi ;;
         cpu) echo "  $1 udp64 CPU: $(afpb_udp_profile)" ;;
         udp64ok)
             start=${udp% *}
