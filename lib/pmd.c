@@ -344,7 +344,8 @@ pmd_thread_wait_reload(struct pmd_thread *t)
         if (!reload) {
             return;
         }
-        /* The thread sleeps at most its max_sleep_us between checks. */
+        /* The thread sleeps at most its max_sleep_us between checks (or,
+         * in poll_block(), until pmd_thread_reload() changes its seq). */
         xnanosleep(10 * 1000);
     }
 }
