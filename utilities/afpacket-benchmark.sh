@@ -23,7 +23,8 @@
 #   udp64ok the highest offered rate of 64-byte frames at which less than
 #           1% is lost, found by AFPB_SEARCH_STEPS (default 7) runs of
 #           AFPB_SEARCH_SECONDS (default 2) each, bisecting: pps offered;
-#   cpu     (not by default) udp64 again, printing where the CPU went, in
+#   cpu     (not by default) udp64 again (offered at AFPB_CPU_PPS packets
+#           per second if set), printing where the CPU went, in
 #           percent of one CPU: the machine's busy and softirq time, each
 #           switch thread, the iperf3 sender (iperf3-a) and receiver
 #           (iperf3-b).  With AFPB_PERF=FILE, also records the whole
@@ -244,15 +245,15 @@ afpb_cpu_snapshot() {
     done
 }
 
-# afpb_udp_profile: runs udp64 (-b 0) and prints where the CPU went over
+# afpb_udp_profile: runs udp64 (-b 0, or AFPB_CPU_PPS) and prints where the CPU went over
 # its middle seconds, in percent of one CPU.
 afpb_udp_profile() {
     ip netns exec afpb-b timeout $((seconds + 30)) iperf3 -s -1 -p 5201 \
         > /dev/null 2>&1 &
     sleep 0.5
     ip netns exec afpb-a timeout $((seconds + 20)) \
-        iperf3 -c 10.98.0.2 -p 5201 -t "$seconds" -u -b 0 -l 22 \
-        > /dev/null 2>&1 &
+        iperf3 -c 10.98.0.2 -p 5201 -t "$seconds" -u -l 22 \
+        -b $((${AFPB_CPU_PPS:-0} * 22 * 8)) > /dev/null 2>&1 &
     sleep 1
     afpb_cpu_snapshot > "$work.cpu0"
     if [ -n "$AFPB_PERF" ] && [ "$kind" != direct ]; then
