@@ -22,24 +22,26 @@
  *
  * Receive, in one of two modes (enum afpacket_rx_mode).
  *
- * AFPACKET_RX_RING: a TPACKET_V3 ring mapped into our memory.  Linux fills it block
- * by block with whole frames, each preceded by a virtio-net header
- * (PACKET_VNET_HDR, see afpacket-vnet.h), so that a 64 KiB GSO packet
- * arrives as one frame with its segment size.  A block is handed over when
- * it is full or when it has held a frame for AFPACKET_RX_BLOCK_TIMEOUT_MS.
- * Several rings of one interface can share its traffic in a fanout group
- * (PACKET_FANOUT_HASH: all packets of a flow go to the same ring).  The
- * ring ignores the interface's outgoing frames (PACKET_IGNORE_OUTGOING), so
- * it never sees what the switch itself sends.
+ * AFPACKET_RX_RING: a TPACKET_V3 ring mapped into our memory.  Linux fills
+ * it block by block with whole frames, each preceded by a virtio-net
+ * header (PACKET_VNET_HDR, see afpacket-vnet.h), so that a 64 KiB GSO
+ * packet arrives as one frame with its segment size.  A block is handed
+ * over when it is full or when it has held a frame for
+ * AFPACKET_RX_BLOCK_TIMEOUT_MS.
  *
  * AFPACKET_RX_SOCKET: the same socket options without a ring.  Linux
  * queues each frame on the socket, where it is readable at once (a ring
  * hands a block over only when it is full or its timeout expires); a batch
  * of up to NETDEV_MAX_BURST frames, each with its virtio-net header, is
- * read with one recvmmsg() into per-ring buffers large enough for a 64 KiB
- * GSO frame, then copied into packets.  The frames queued on the socket are
- * bounded by its receive buffer, a few times the ring size (Linux charges a
- * small frame much more there than in a ring).
+ * read with one recvmmsg() into per-queue buffers large enough for a 64
+ * KiB GSO frame, then copied into packets.  The frames queued on the
+ * socket are bounded by its receive buffer, a few times the ring size
+ * (Linux charges a small frame much more there than in a ring).
+ *
+ * In both modes, several queues of one interface can share its traffic in
+ * a fanout group (PACKET_FANOUT_HASH: all packets of a flow go to the same
+ * queue), and a queue ignores the interface's outgoing frames
+ * (PACKET_IGNORE_OUTGOING), so it never sees what the switch itself sends.
  *
  * Transmit: a plain AF_PACKET socket with PACKET_VNET_HDR, bound to the
  * interface and receiving nothing; a batch goes out with one sendmmsg().
