@@ -373,3 +373,4 @@ fi
 for k in $kinds; do
     rm -f "$work.$k"
 done
+rm -f "$work.cpu0" "$work.cpu1"
