@@ -18,6 +18,7 @@
 #include "afpacket-ring.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
@@ -50,6 +51,19 @@ VLOG_DEFINE_THIS_MODULE(afpacket_ring);
  * header behind a 14-byte Ethernet header is 4-byte aligned. */
 #define AFPACKET_RX_HEADROOM (128 + 2)
 
+/* A socket-mode queue's receive buffer, in ring sizes.  Linux charges
+ * each queued frame its buffer's whole truesize, about 1 KiB for a 64-byte
+ * frame that takes some 128 bytes of a ring, so a buffer of the ring's
+ * size would hold 8 times fewer small frames; with a 64-byte UDP flood the
+ * socket then overflowed whenever the PMD thread lost its CPU for a few
+ * milliseconds (15,177 drops in 4 s), and did not at 4 times.  Only the
+ * frames queued take memory. */
+#define AFPACKET_RX_SOCK_RCVBUF_FACTOR 4
+
+/* Room in each socket-mode message for the PACKET_AUXDATA control message,
+ * which carries the VLAN tag Linux took out of the frame. */
+#define AFPACKET_RX_CMSG_SPACE CMSG_SPACE(sizeof(struct tpacket_auxdata))
+
 /* The send buffer of a transmit socket: a full batch of 64 KiB GSO packets
  * must fit, or sendmmsg() would refuse the end of the batch. */
 #define AFPACKET_TX_SNDBUF (4 * 1024 * 1024)
@@ -77,10 +91,25 @@ enum afpacket_tx_counter {
     AFPACKET_TX_N_COUNTERS
 };
 
+/* Scratch space for one recvmmsg() of a batch, in socket mode. */
+struct afpacket_rx_msgs {
+    struct mmsghdr msgs[NETDEV_MAX_BURST];
+    struct iovec iovs[NETDEV_MAX_BURST];
+    union {
+        struct cmsghdr align;   /* For the alignment of a cmsghdr. */
+        uint8_t space[AFPACKET_RX_CMSG_SPACE];
+    } cmsgs[NETDEV_MAX_BURST];  /* Their control messages. */
+    uint8_t *bufs;              /* NETDEV_MAX_BURST buffers of
+                                 * AFPACKET_RX_SOCK_BUF_SIZE bytes. */
+};
+
 struct afpacket_rx {
     /* Fixed from open to close. */
     int fd;                     /* The AF_PACKET socket. */
-    uint8_t *ring;              /* Its mapped ring... */
+    enum afpacket_rx_mode mode; /* Ring or socket. */
+    struct afpacket_rx_msgs *msgs;  /* Socket mode: the scratch space,
+                                     * owned by the polling thread. */
+    uint8_t *ring;              /* Ring mode: its mapped ring... */
     size_t ring_size;           /* ...of this many bytes... */
     uint32_t block_size;        /* ...in blocks of this size... */
     uint32_t n_blocks;          /* ...and this many. */
@@ -232,9 +261,9 @@ join_fanout(struct afpacket_rx *rx, int *fanout_id)
                            "the fanout group");
 }
 
-int
-afpacket_rx_open(int ifindex, const struct afpacket_ring_config *cfg,
-                 int *fanout_id, struct afpacket_rx **rxp)
+/* Sets up the TPACKET_V3 ring of 'rx' with 'cfg''s size and maps it. */
+static int
+rx_setup_ring(struct afpacket_rx *rx, const struct afpacket_ring_config *cfg)
 {
     struct tpacket_req3 req = {
         .tp_block_size = cfg->block_size,
@@ -245,38 +274,21 @@ afpacket_rx_open(int ifindex, const struct afpacket_ring_config *cfg,
         .tp_retire_blk_tov = AFPACKET_RX_BLOCK_TIMEOUT_MS,
         .tp_feature_req_word = TP_FT_REQ_FILL_RXHASH,
     };
-    struct afpacket_rx *rx;
-    void *ring;
     int error;
+    void *ring;
 
-    *rxp = NULL;
-    rx = xzalloc_cacheline(sizeof *rx);
-    rx->fd = socket(AF_PACKET, SOCK_RAW, 0);
-    if (rx->fd < 0) {
-        error = errno;
-        VLOG_WARN("cannot create AF_PACKET socket (%s)", ovs_strerror(error));
-        free_cacheline(rx);
-        return error;
-    }
     error = set_sockopt_int(rx->fd, SOL_PACKET, PACKET_VERSION, TPACKET_V3,
                             "TPACKET_V3");
-    error = error ? error : set_sockopt_int(rx->fd, SOL_PACKET,
-                                            PACKET_VNET_HDR, 1,
-                                            "PACKET_VNET_HDR");
-    error = error ? error : set_sockopt_int(rx->fd, SOL_PACKET,
-                                            PACKET_IGNORE_OUTGOING, 1,
-                                            "PACKET_IGNORE_OUTGOING");
-    if (!error && setsockopt(rx->fd, SOL_PACKET, PACKET_RX_RING,
-                             &req, sizeof req) < 0) {
+    if (error) {
+        return error;
+    }
+    if (setsockopt(rx->fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof req)) {
         error = errno;
         VLOG_WARN("AF_PACKET socket: cannot set up a receive ring of %"
                   PRIu32" blocks of %"PRIu32" bytes (%s)", cfg->n_blocks,
                   cfg->block_size, ovs_strerror(error));
+        return error;
     }
-    if (error) {
-        goto error;
-    }
-
     rx->ring_size = (size_t) cfg->block_size * cfg->n_blocks;
     ring = mmap(NULL, rx->ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
                 rx->fd, 0);
@@ -284,31 +296,87 @@ afpacket_rx_open(int ifindex, const struct afpacket_ring_config *cfg,
         error = errno;
         VLOG_WARN("AF_PACKET socket: cannot map its receive ring (%s)",
                   ovs_strerror(error));
-        goto error;
+        return error;
     }
     rx->ring = ring;
     rx->block_size = cfg->block_size;
     rx->n_blocks = cfg->n_blocks;
+    return 0;
+}
 
-    if (fanout_id) {
-        error = attach_ignore_outgoing_filter(rx->fd);
-        if (error) {
-            goto error;
-        }
+/* Sets up socket mode for 'rx': a receive buffer of
+ * AFPACKET_RX_SOCK_RCVBUF_FACTOR times 'cfg''s ring size,
+ * the VLAN tags Linux takes out of frames as control messages, and the
+ * scratch space of a batch. */
+static int
+rx_setup_socket(struct afpacket_rx *rx, const struct afpacket_ring_config *cfg)
+{
+    uint64_t rcvbuf = ((uint64_t) cfg->block_size * cfg->n_blocks
+                       * AFPACKET_RX_SOCK_RCVBUF_FACTOR);
+    struct afpacket_rx_msgs *m;
+    int error;
+
+    error = set_sockopt_int(rx->fd, SOL_PACKET, PACKET_AUXDATA, 1,
+                            "PACKET_AUXDATA");
+    if (error) {
+        return error;
     }
-    error = bind_to_ifindex(rx->fd, ifindex, ETH_P_ALL);
+    rcvbuf = MIN(rcvbuf, INT_MAX / 2);  /* Linux doubles it. */
+    if (set_sockopt_int(rx->fd, SOL_SOCKET, SO_RCVBUFFORCE, rcvbuf,
+                        "SO_RCVBUFFORCE")) {
+        /* Not root: the ordinary limit will do, with more drops. */
+        set_sockopt_int(rx->fd, SOL_SOCKET, SO_RCVBUF, rcvbuf, "SO_RCVBUF");
+    }
+
+    m = rx->msgs = xzalloc(sizeof *rx->msgs);
+    m->bufs = xmalloc((size_t) NETDEV_MAX_BURST * AFPACKET_RX_SOCK_BUF_SIZE);
+    for (int i = 0; i < NETDEV_MAX_BURST; i++) {
+        m->iovs[i].iov_base = m->bufs + (size_t) i * AFPACKET_RX_SOCK_BUF_SIZE;
+        m->iovs[i].iov_len = AFPACKET_RX_SOCK_BUF_SIZE;
+    }
+    return 0;
+}
+
+int
+afpacket_rx_open(int ifindex, const struct afpacket_ring_config *cfg,
+                 int *fanout_id, struct afpacket_rx **rxp)
+{
+    struct afpacket_rx *rx;
+    int error;
+
+    *rxp = NULL;
+    rx = xzalloc_cacheline(sizeof *rx);
+    rx->mode = cfg->mode;
+    rx->fd = socket(AF_PACKET, SOCK_RAW, 0);
+    if (rx->fd < 0) {
+        error = errno;
+        VLOG_WARN("cannot create AF_PACKET socket (%s)", ovs_strerror(error));
+        free_cacheline(rx);
+        return error;
+    }
+    error = set_sockopt_int(rx->fd, SOL_PACKET, PACKET_VNET_HDR, 1,
+                            "PACKET_VNET_HDR");
+    error = error ? error : set_sockopt_int(rx->fd, SOL_PACKET,
+                                            PACKET_IGNORE_OUTGOING, 1,
+                                            "PACKET_IGNORE_OUTGOING");
+    if (!error) {
+        error = (cfg->mode == AFPACKET_RX_RING
+                 ? rx_setup_ring(rx, cfg)
+                 : rx_setup_socket(rx, cfg));
+    }
+    if (!error && fanout_id) {
+        error = attach_ignore_outgoing_filter(rx->fd);
+    }
+    error = error ? error : bind_to_ifindex(rx->fd, ifindex, ETH_P_ALL);
     if (!error && fanout_id) {
         error = join_fanout(rx, fanout_id);
     }
     if (error) {
-        goto error;
+        afpacket_rx_close(rx);
+        return error;
     }
     *rxp = rx;
     return 0;
-
-error:
-    afpacket_rx_close(rx);
-    return error;
 }
 
 void
@@ -319,6 +387,10 @@ afpacket_rx_close(struct afpacket_rx *rx)
     }
     if (rx->ring) {
         munmap(rx->ring, rx->ring_size);
+    }
+    if (rx->msgs) {
+        free(rx->msgs->bufs);
+        free(rx->msgs);
     }
     close(rx->fd);
     free_cacheline(rx);
@@ -364,34 +436,31 @@ rx_release_block(struct afpacket_rx *rx)
     rx->block = rx->block + 1 < rx->n_blocks ? rx->block + 1 : 0;
 }
 
-/* Copies the frame whose header is 'hdr' into a new packet, with its VLAN
- * tag and offload metadata.  Returns NULL, counting why, if it must be
- * dropped. */
+/* What Linux says of a received frame besides its bytes. */
+struct rx_frame_info {
+    bool vlan_valid;            /* Linux took a VLAN tag out of the frame: */
+    uint16_t vlan_tpid;         /* ...its TPID... */
+    uint16_t vlan_tci;          /* ...and TCI. */
+};
+
+/* Copies the 'len' bytes of 'frame', preceded in memory by the virtio-net
+ * header 'vnet', into a new packet, with its VLAN tag back in place and its
+ * offload metadata.  Returns NULL, counting why, if it must be dropped. */
 static struct dp_packet *
-rx_frame_to_packet(struct afpacket_rx *rx, const struct tpacket3_hdr *hdr)
+rx_make_packet(struct afpacket_rx *rx, const uint8_t *frame, uint32_t len,
+               const struct virtio_net_hdr *vnet,
+               const struct rx_frame_info *info)
 {
-    const uint8_t *frame = (const uint8_t *) hdr + hdr->tp_mac;
-    const struct virtio_net_hdr *vnet;
     struct dp_packet *p;
     int vlan_shift = 0;
 
-    if (OVS_UNLIKELY(hdr->tp_snaplen < hdr->tp_len
-                     || hdr->tp_mac < sizeof *vnet)) {
-        counter_add(rx->counters, AFPACKET_RX_DROPPED_TRUNCATED, 1);
-        return NULL;
-    }
-    vnet = ALIGNED_CAST(const struct virtio_net_hdr *, frame - sizeof *vnet);
+    p = dp_packet_new_with_headroom(len, AFPACKET_RX_HEADROOM);
+    memcpy(dp_packet_data(p), frame, len);
+    dp_packet_set_size(p, len);
 
-    p = dp_packet_new_with_headroom(hdr->tp_snaplen, AFPACKET_RX_HEADROOM);
-    memcpy(dp_packet_data(p), frame, hdr->tp_snaplen);
-    dp_packet_set_size(p, hdr->tp_snaplen);
-
-    if (hdr->tp_status & TP_STATUS_VLAN_VALID) {
+    if (info->vlan_valid) {
         /* Linux took the tag out of the frame (VLAN acceleration). */
-        uint16_t tpid = (hdr->tp_status & TP_STATUS_VLAN_TPID_VALID
-                         ? hdr->hv1.tp_vlan_tpid : ETH_TYPE_VLAN_8021Q);
-
-        eth_push_vlan(p, htons(tpid), htons(hdr->hv1.tp_vlan_tci));
+        eth_push_vlan(p, htons(info->vlan_tpid), htons(info->vlan_tci));
         vlan_shift = VLAN_HEADER_LEN;
     }
     if (OVS_UNLIKELY(afpacket_vnet_to_packet(p, vnet, vlan_shift))) {
@@ -399,16 +468,43 @@ rx_frame_to_packet(struct afpacket_rx *rx, const struct tpacket3_hdr *hdr)
         dp_packet_delete(p);
         return NULL;
     }
-    dp_packet_set_rss_hash(p, hdr->hv1.tp_rxhash);
     return p;
 }
 
-int
-afpacket_rx_recv(struct afpacket_rx *rx, struct dp_packet_batch *batch)
+/* Copies the ring frame whose header is 'hdr' into a new packet.  Returns
+ * NULL, counting why, if it must be dropped. */
+static struct dp_packet *
+rx_frame_to_packet(struct afpacket_rx *rx, const struct tpacket3_hdr *hdr)
 {
-    uint64_t bytes = 0;
+    const uint8_t *frame = (const uint8_t *) hdr + hdr->tp_mac;
+    struct rx_frame_info info = {
+        .vlan_valid = (hdr->tp_status & TP_STATUS_VLAN_VALID) != 0,
+        .vlan_tpid = (hdr->tp_status & TP_STATUS_VLAN_TPID_VALID
+                      ? hdr->hv1.tp_vlan_tpid : ETH_TYPE_VLAN_8021Q),
+        .vlan_tci = hdr->hv1.tp_vlan_tci,
+    };
+    struct dp_packet *p;
 
-    dp_packet_batch_init(batch);
+    if (OVS_UNLIKELY(hdr->tp_snaplen < hdr->tp_len
+                     || hdr->tp_mac < sizeof(struct virtio_net_hdr))) {
+        counter_add(rx->counters, AFPACKET_RX_DROPPED_TRUNCATED, 1);
+        return NULL;
+    }
+    p = rx_make_packet(rx, frame, hdr->tp_snaplen,
+                       ALIGNED_CAST(const struct virtio_net_hdr *,
+                                    frame - sizeof(struct virtio_net_hdr)),
+                       &info);
+    if (p) {
+        dp_packet_set_rss_hash(p, hdr->hv1.tp_rxhash);
+    }
+    return p;
+}
+
+/* Ring mode of afpacket_rx_recv(): reads the frames of the blocks Linux
+ * has handed over into 'batch', which is initialized and empty. */
+static void
+rx_recv_ring(struct afpacket_rx *rx, struct dp_packet_batch *batch)
+{
     while (!dp_packet_batch_is_full(batch)) {
         const struct tpacket3_hdr *hdr;
         struct dp_packet *p;
@@ -423,7 +519,6 @@ afpacket_rx_recv(struct afpacket_rx *rx, struct dp_packet_batch *batch)
         hdr = ALIGNED_CAST(const struct tpacket3_hdr *, rx->next);
         p = rx_frame_to_packet(rx, hdr);
         if (p) {
-            bytes += dp_packet_size(p);
             dp_packet_batch_add(batch, p);
         }
         rx->next += hdr->tp_next_offset;
@@ -431,8 +526,97 @@ afpacket_rx_recv(struct afpacket_rx *rx, struct dp_packet_batch *batch)
             rx_release_block(rx);
         }
     }
+}
+
+/* Reads the VLAN tag of a socket-mode message 'msg' from its PACKET_AUXDATA
+ * control message into 'info'. */
+static void
+rx_msg_info(const struct msghdr *msg, struct rx_frame_info *info)
+{
+    const struct cmsghdr *cmsg;
+
+    memset(info, 0, sizeof *info);
+    for (cmsg = CMSG_FIRSTHDR(msg); cmsg;
+         cmsg = CMSG_NXTHDR(CONST_CAST(struct msghdr *, msg),
+                            CONST_CAST(struct cmsghdr *, cmsg))) {
+        const struct tpacket_auxdata *aux;
+
+        if (cmsg->cmsg_level != SOL_PACKET
+            || cmsg->cmsg_type != PACKET_AUXDATA
+            || cmsg->cmsg_len < CMSG_LEN(sizeof *aux)) {
+            continue;
+        }
+        aux = ALIGNED_CAST(const struct tpacket_auxdata *, CMSG_DATA(cmsg));
+        if (aux->tp_status & TP_STATUS_VLAN_VALID) {
+            info->vlan_valid = true;
+            info->vlan_tpid = (aux->tp_status & TP_STATUS_VLAN_TPID_VALID
+                               ? aux->tp_vlan_tpid : ETH_TYPE_VLAN_8021Q);
+            info->vlan_tci = aux->tp_vlan_tci;
+        }
+    }
+}
+
+/* Socket mode of afpacket_rx_recv(): reads the frames queued on the socket,
+ * up to a batch, with one recvmmsg(), into 'batch', which is initialized
+ * and empty. */
+static void
+rx_recv_socket(struct afpacket_rx *rx, struct dp_packet_batch *batch)
+{
+    struct afpacket_rx_msgs *m = rx->msgs;
+    int n;
+
+    for (int i = 0; i < NETDEV_MAX_BURST; i++) {
+        m->msgs[i].msg_hdr = (struct msghdr) {
+            .msg_iov = &m->iovs[i],
+            .msg_iovlen = 1,
+            .msg_control = m->cmsgs[i].space,
+            .msg_controllen = sizeof m->cmsgs[i].space,
+        };
+    }
+    do {
+        n = recvmmsg(rx->fd, m->msgs, NETDEV_MAX_BURST, MSG_DONTWAIT, NULL);
+    } while (n < 0 && errno == EINTR);
+
+    for (int i = 0; i < n; i++) {
+        const struct msghdr *msg = &m->msgs[i].msg_hdr;
+        const uint8_t *buf = m->iovs[i].iov_base;
+        uint32_t len = m->msgs[i].msg_len;
+        struct rx_frame_info info;
+        struct dp_packet *p;
+
+        if (OVS_UNLIKELY(msg->msg_flags & MSG_TRUNC
+                         || len < sizeof(struct virtio_net_hdr))) {
+            counter_add(rx->counters, AFPACKET_RX_DROPPED_TRUNCATED, 1);
+            continue;
+        }
+        rx_msg_info(msg, &info);
+        p = rx_make_packet(rx, buf + sizeof(struct virtio_net_hdr),
+                           len - sizeof(struct virtio_net_hdr),
+                           ALIGNED_CAST(const struct virtio_net_hdr *, buf),
+                           &info);
+        if (p) {
+            dp_packet_batch_add(batch, p);
+        }
+    }
+}
+
+int
+afpacket_rx_recv(struct afpacket_rx *rx, struct dp_packet_batch *batch)
+{
+    uint64_t bytes = 0;
+    struct dp_packet *p;
+
+    dp_packet_batch_init(batch);
+    if (rx->mode == AFPACKET_RX_RING) {
+        rx_recv_ring(rx, batch);
+    } else {
+        rx_recv_socket(rx, batch);
+    }
     if (dp_packet_batch_is_empty(batch)) {
         return EAGAIN;
+    }
+    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+        bytes += dp_packet_size(p);
     }
     counter_add(rx->counters, AFPACKET_RX_PACKETS,
                 dp_packet_batch_size(batch));

@@ -20,15 +20,28 @@
 /* AF_PACKET sockets of one Linux interface: receive rings and transmit
  * sockets, for netdev-afpacket.
  *
- * Receive: a TPACKET_V3 ring mapped into our memory.  Linux fills it block
- * by block with whole frames, each preceded by a virtio-net header
- * (PACKET_VNET_HDR, see afpacket-vnet.h), so that a 64 KiB GSO packet
- * arrives as one frame with its segment size.  A block is handed over when
- * it is full or when it has held a frame for AFPACKET_RX_BLOCK_TIMEOUT_MS.
- * Several rings of one interface can share its traffic in a fanout group
- * (PACKET_FANOUT_HASH: all packets of a flow go to the same ring).  The
- * ring ignores the interface's outgoing frames (PACKET_IGNORE_OUTGOING), so
- * it never sees what the switch itself sends.
+ * Receive, in one of two modes (enum afpacket_rx_mode).
+ *
+ * AFPACKET_RX_RING: a TPACKET_V3 ring mapped into our memory.  Linux fills
+ * it block by block with whole frames, each preceded by a virtio-net
+ * header (PACKET_VNET_HDR, see afpacket-vnet.h), so that a 64 KiB GSO
+ * packet arrives as one frame with its segment size.  A block is handed
+ * over when it is full or when it has held a frame for
+ * AFPACKET_RX_BLOCK_TIMEOUT_MS.
+ *
+ * AFPACKET_RX_SOCKET: the same socket options without a ring.  Linux
+ * queues each frame on the socket, where it is readable at once (a ring
+ * hands a block over only when it is full or its timeout expires); a batch
+ * of up to NETDEV_MAX_BURST frames, each with its virtio-net header, is
+ * read with one recvmmsg() into per-queue buffers large enough for a 64
+ * KiB GSO frame, then copied into packets.  The frames queued on the
+ * socket are bounded by its receive buffer, a few times the ring size
+ * (Linux charges a small frame much more there than in a ring).
+ *
+ * In both modes, several queues of one interface can share its traffic in
+ * a fanout group (PACKET_FANOUT_HASH: all packets of a flow go to the same
+ * queue), and a queue ignores the interface's outgoing frames
+ * (PACKET_IGNORE_OUTGOING), so it never sees what the switch itself sends.
  *
  * Transmit: a plain AF_PACKET socket with PACKET_VNET_HDR, bound to the
  * interface and receiving nothing; a batch goes out with one sendmmsg().
@@ -49,22 +62,43 @@ struct dp_packet_batch;
  * in ms, the smallest it takes: the added latency of a lone packet. */
 #define AFPACKET_RX_BLOCK_TIMEOUT_MS 1
 
-/* The size of a receive ring. */
+/* In socket mode, the room for one frame and its virtio-net header: as much
+ * as the smallest ring block, so that both modes take the same frames (a
+ * 64 KiB GSO frame with room to spare).  Only the bytes a frame fills are
+ * ever touched, so the pages of a batch of these stay unused with small
+ * frames. */
+#define AFPACKET_RX_SOCK_BUF_SIZE (128 * 1024)
+
+/* How a receive queue gets its frames from Linux. */
+enum afpacket_rx_mode {
+    AFPACKET_RX_RING,           /* TPACKET_V3 ring: no system call per
+                                 * batch, but a lone frame waits for its
+                                 * block's timeout. */
+    AFPACKET_RX_SOCKET,         /* recvmmsg(): one system call per batch,
+                                 * each frame readable as it arrives. */
+};
+
+/* The mode and size of a receive queue. */
 struct afpacket_ring_config {
+    enum afpacket_rx_mode mode; /* Ring or socket. */
     uint32_t block_size;        /* Bytes per block: a power of two, a
                                  * multiple of the page size, large enough
                                  * for the largest frame. */
-    uint32_t n_blocks;          /* Blocks in the ring, at least 1. */
+    uint32_t n_blocks;          /* Blocks in the ring, at least 1.  In
+                                 * socket mode, block_size * n_blocks sets
+                                 * the socket's receive buffer. */
 };
 
 /* The counters of a receive ring. */
 struct afpacket_rx_stats {
     uint64_t packets;           /* Frames received. */
     uint64_t bytes;             /* Their bytes, as received. */
-    uint64_t dropped_truncated; /* Frames larger than a block. */
+    uint64_t dropped_truncated; /* Frames larger than a block (or, in
+                                 * socket mode, AFPACKET_RX_SOCK_BUF_SIZE). */
     uint64_t dropped_vnet;      /* Frames with a GSO type we cannot
                                  * segment or a bad virtio-net header. */
-    uint64_t kernel_dropped;    /* Frames Linux dropped: ring full. */
+    uint64_t kernel_dropped;    /* Frames Linux dropped: ring or receive
+                                 * buffer full. */
 };
 
 /* The counters of a transmit socket. */
@@ -80,7 +114,7 @@ struct afpacket_tx_stats {
 struct afpacket_rx;
 struct afpacket_tx;
 
-/* Opens a receive ring of 'cfg''s size on the interface with index
+/* Opens a receive ring of 'cfg''s mode and size on the interface with index
  * 'ifindex'.  If 'fanout_id' is nonnull, the ring joins a hash fanout
  * group: group '*fanout_id' if it is 0 or more, otherwise a new group whose
  * id is stored in '*fanout_id' for the next rings.  Stores the ring in
@@ -98,7 +132,8 @@ void afpacket_rx_close(struct afpacket_rx *rx);
  * if it got any, otherwise EAGAIN.  The polling thread only. */
 int afpacket_rx_recv(struct afpacket_rx *rx, struct dp_packet_batch *batch);
 
-/* Arranges for poll_block() to wake up when 'rx' has a block to read. */
+/* Arranges for poll_block() to wake up when 'rx' has frames to read: a
+ * block, in ring mode, or a single frame, in socket mode. */
 void afpacket_rx_wait(struct afpacket_rx *rx);
 
 /* Stores the counters of 'rx' in '*stats'.  Also collects the count of

@@ -49,6 +49,13 @@ VLOG_DEFINE_THIS_MODULE(netdev_afpacket);
                                                  * fills the other. */
 #define AFPACKET_MAX_RING_SIZE (256 * 1024 * 1024)
 #define AFPACKET_DEFAULT_RING_SIZE (4 * 1024 * 1024)
+#define AFPACKET_DEFAULT_RX_MODE AFPACKET_RX_SOCKET
+
+/* The names of the receive modes, option rx_mode. */
+static const char *const afpacket_rx_mode_names[] = {
+    [AFPACKET_RX_RING] = "ring",
+    [AFPACKET_RX_SOCKET] = "socket",
+};
 
 /* Most transmit queues: the datapath asks for one per forwarding thread. */
 #define AFPACKET_MAX_TXQ 1024
@@ -143,6 +150,7 @@ afpacket_construct(struct netdev *netdev)
         return error;
     }
     dev->requested_n_rxq = AFPACKET_DEFAULT_N_RXQ;
+    dev->requested_ring.mode = AFPACKET_DEFAULT_RX_MODE;
     dev->requested_ring.block_size = AFPACKET_DEFAULT_BLOCK_SIZE;
     dev->requested_ring.n_blocks = (AFPACKET_DEFAULT_RING_SIZE
                                     / AFPACKET_DEFAULT_BLOCK_SIZE);
@@ -217,6 +225,27 @@ parse_uint_option(const char *name, const struct smap *args, const char *key,
     }
 }
 
+/* Parses option rx_mode of 'args' into '*mode'.  Leaves '*mode' alone if
+ * the option is absent or unknown; reports an unknown one in 'errors'. */
+static void
+parse_rx_mode(const char *name, const struct smap *args,
+              enum afpacket_rx_mode *mode, struct ds *errors)
+{
+    const char *s = smap_get(args, "rx_mode");
+
+    if (!s) {
+        return;
+    }
+    for (int i = 0; i < ARRAY_SIZE(afpacket_rx_mode_names); i++) {
+        if (!strcmp(s, afpacket_rx_mode_names[i])) {
+            *mode = i;
+            return;
+        }
+    }
+    ds_put_format(errors, "%s: invalid rx_mode \"%s\" (expected ring or "
+                  "socket)\n", name, s);
+}
+
 /* The class's set_config.  All or nothing: on any problem the port keeps
  * its previous configuration, and every problem goes, one per line, to
  * '*errp' (and the log). */
@@ -229,18 +258,21 @@ afpacket_set_config(struct netdev *netdev, const struct smap *args,
     unsigned int n_rxq = AFPACKET_DEFAULT_N_RXQ;
     unsigned int block_size = AFPACKET_DEFAULT_BLOCK_SIZE;
     unsigned int ring_size = AFPACKET_DEFAULT_RING_SIZE;
+    enum afpacket_rx_mode mode = AFPACKET_DEFAULT_RX_MODE;
     struct ds errors = DS_EMPTY_INITIALIZER;
     struct smap_node *node;
 
     SMAP_FOR_EACH (node, args) {
         if (strcmp(node->key, "n_rxq") && strcmp(node->key, "block_size")
-            && strcmp(node->key, "ring_size")) {
+            && strcmp(node->key, "ring_size")
+            && strcmp(node->key, "rx_mode")) {
             ds_put_format(&errors, "%s: unknown afpacket option '%s' "
-                          "(expected n_rxq, block_size or ring_size)\n",
-                          name, node->key);
+                          "(expected n_rxq, rx_mode, block_size or "
+                          "ring_size)\n", name, node->key);
         }
     }
     parse_uint_option(name, args, "n_rxq", &n_rxq, &errors);
+    parse_rx_mode(name, args, &mode, &errors);
     parse_uint_option(name, args, "block_size", &block_size, &errors);
     parse_uint_option(name, args, "ring_size", &ring_size, &errors);
     if (n_rxq < 1 || n_rxq > NETDEV_AFPACKET_MAX_RXQ) {
@@ -270,9 +302,11 @@ afpacket_set_config(struct netdev *netdev, const struct smap *args,
 
     ovs_mutex_lock(&dev->base.mutex);
     if (n_rxq != dev->requested_n_rxq
+        || mode != dev->requested_ring.mode
         || block_size != dev->requested_ring.block_size
         || ring_size / block_size != dev->requested_ring.n_blocks) {
         dev->requested_n_rxq = n_rxq;
+        dev->requested_ring.mode = mode;
         dev->requested_ring.block_size = block_size;
         dev->requested_ring.n_blocks = ring_size / block_size;
         netdev_request_reconfigure(netdev);
@@ -289,6 +323,8 @@ afpacket_get_config(const struct netdev *netdev, struct smap *args)
 
     ovs_mutex_lock(&dev->base.mutex);
     smap_add_format(args, "n_rxq", "%d", dev->requested_n_rxq);
+    smap_add(args, "rx_mode",
+             afpacket_rx_mode_names[dev->requested_ring.mode]);
     smap_add_format(args, "block_size", "%"PRIu32,
                     dev->requested_ring.block_size);
     smap_add_format(args, "ring_size", "%"PRIu64,
@@ -470,6 +506,72 @@ afpacket_rxq_wait(struct netdev_rxq *rxq_)
     }
 }
 
+/* Appends counter 'name' with 'value' to 'custom', whose array has room
+ * for '*allocated' counters. */
+static void
+add_counter(struct netdev_custom_stats *custom, size_t *allocated,
+            uint64_t value, const char *format, int qid)
+{
+    struct netdev_custom_counter *c;
+
+    if (custom->size >= *allocated) {
+        custom->counters = x2nrealloc(custom->counters, allocated,
+                                      sizeof *custom->counters);
+    }
+    c = &custom->counters[custom->size++];
+    c->value = value;
+    snprintf(c->name, sizeof c->name, format, qid);
+}
+
+/* Collects the counters of 'dev''s rings and sockets, since they were last
+ * opened: their drops added to 'totals', if nonnull, and each queue's
+ * counters appended to 'custom', if nonnull, which must be empty. */
+static void
+collect_queue_stats(struct netdev_afpacket *dev, struct netdev_stats *totals,
+                    struct netdev_custom_stats *custom)
+    OVS_REQUIRES(dev->base.mutex)
+{
+    size_t allocated = 0;
+
+    for (int i = 0; i < dev->n_rxs; i++) {
+        struct afpacket_rx_stats s;
+
+        if (!dev->rxs[i]) {
+            continue;
+        }
+        afpacket_rx_get_stats(dev->rxs[i], &s);
+        if (totals) {
+            totals->rx_dropped += (s.kernel_dropped + s.dropped_truncated
+                                   + s.dropped_vnet);
+        }
+        if (custom) {
+            add_counter(custom, &allocated, s.packets, "rx_q%d_packets", i);
+            add_counter(custom, &allocated, s.bytes, "rx_q%d_bytes", i);
+            add_counter(custom, &allocated, s.kernel_dropped,
+                        "rx_q%d_ring_full_drops", i);
+            add_counter(custom, &allocated, s.dropped_truncated,
+                        "rx_q%d_truncated_drops", i);
+            add_counter(custom, &allocated, s.dropped_vnet,
+                        "rx_q%d_offload_drops", i);
+        }
+    }
+    for (int i = 0; i < dev->n_txqs; i++) {
+        struct afpacket_tx_stats s;
+
+        afpacket_tx_get_stats(dev->txqs[i].tx, &s);
+        if (totals) {
+            totals->tx_errors += s.errors;
+            totals->tx_dropped += s.dropped;
+        }
+        if (custom) {
+            add_counter(custom, &allocated, s.packets, "tx_q%d_packets", i);
+            add_counter(custom, &allocated, s.bytes, "tx_q%d_bytes", i);
+            add_counter(custom, &allocated, s.errors, "tx_q%d_errors", i);
+            add_counter(custom, &allocated, s.dropped, "tx_q%d_dropped", i);
+        }
+    }
+}
+
 /* The class's get_stats: the interface's own counters, from Linux as for a
  * "system" port, plus the frames the rings and sockets dropped, which
  * Linux does not count against the interface. */
@@ -483,39 +585,9 @@ afpacket_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
         return error;
     }
     ovs_mutex_lock(&dev->base.mutex);
-    for (int i = 0; i < dev->n_rxs; i++) {
-        struct afpacket_rx_stats s;
-
-        if (dev->rxs[i]) {
-            afpacket_rx_get_stats(dev->rxs[i], &s);
-            stats->rx_dropped += (s.kernel_dropped + s.dropped_truncated
-                                  + s.dropped_vnet);
-        }
-    }
-    for (int i = 0; i < dev->n_txqs; i++) {
-        struct afpacket_tx_stats s;
-
-        afpacket_tx_get_stats(dev->txqs[i].tx, &s);
-        stats->tx_errors += s.errors;
-        stats->tx_dropped += s.dropped;
-    }
+    collect_queue_stats(dev, stats, NULL);
     ovs_mutex_unlock(&dev->base.mutex);
     return 0;
-}
-
-/* Appends counter 'name' with 'value' to 'counters'. */
-static void
-add_counter(struct netdev_custom_counter **counters, uint16_t *n,
-            size_t *allocated, uint64_t value, const char *format, int qid)
-{
-    struct netdev_custom_counter *c;
-
-    if (*n >= *allocated) {
-        *counters = x2nrealloc(*counters, allocated, sizeof **counters);
-    }
-    c = &(*counters)[(*n)++];
-    c->value = value;
-    snprintf(c->name, sizeof c->name, format, qid);
 }
 
 /* The class's get_custom_stats: each ring's and each socket's counters,
@@ -525,43 +597,12 @@ afpacket_get_custom_stats(const struct netdev *netdev,
                           struct netdev_custom_stats *custom)
 {
     struct netdev_afpacket *dev = netdev_afpacket_cast(netdev);
-    struct netdev_custom_counter *counters = NULL;
-    size_t allocated = 0;
-    uint16_t n = 0;
 
+    custom->counters = NULL;
+    custom->size = 0;
     ovs_mutex_lock(&dev->base.mutex);
-    for (int i = 0; i < dev->n_rxs; i++) {
-        struct afpacket_rx_stats s;
-
-        if (!dev->rxs[i]) {
-            continue;
-        }
-        afpacket_rx_get_stats(dev->rxs[i], &s);
-        add_counter(&counters, &n, &allocated, s.packets,
-                    "rx_q%d_packets", i);
-        add_counter(&counters, &n, &allocated, s.bytes, "rx_q%d_bytes", i);
-        add_counter(&counters, &n, &allocated, s.kernel_dropped,
-                    "rx_q%d_ring_full_drops", i);
-        add_counter(&counters, &n, &allocated, s.dropped_truncated,
-                    "rx_q%d_truncated_drops", i);
-        add_counter(&counters, &n, &allocated, s.dropped_vnet,
-                    "rx_q%d_offload_drops", i);
-    }
-    for (int i = 0; i < dev->n_txqs; i++) {
-        struct afpacket_tx_stats s;
-
-        afpacket_tx_get_stats(dev->txqs[i].tx, &s);
-        add_counter(&counters, &n, &allocated, s.packets,
-                    "tx_q%d_packets", i);
-        add_counter(&counters, &n, &allocated, s.bytes, "tx_q%d_bytes", i);
-        add_counter(&counters, &n, &allocated, s.errors,
-                    "tx_q%d_errors", i);
-        add_counter(&counters, &n, &allocated, s.dropped,
-                    "tx_q%d_dropped", i);
-    }
+    collect_queue_stats(dev, NULL, custom);
     ovs_mutex_unlock(&dev->base.mutex);
-    custom->counters = counters;
-    custom->size = n;
     return 0;
 }
 
@@ -585,6 +626,7 @@ afpacket_get_status(const struct netdev *netdev_, struct smap *smap)
     }
     smap_add_format(smap, "n_rxq", "%d", dev->n_rxs);
     smap_add_format(smap, "n_txq", "%d", dev->n_txqs);
+    smap_add(smap, "rx_mode", afpacket_rx_mode_names[dev->ring.mode]);
     smap_add_format(smap, "ring_blocks", "%"PRIu32, dev->ring.n_blocks);
     smap_add_format(smap, "block_size", "%"PRIu32, dev->ring.block_size);
     smap_add(smap, "afpacket_link", (!dev->n_txqs ? "not yet open"

@@ -18,8 +18,8 @@
 #define NETDEV_AFPACKET_H 1
 
 /* The "afpacket" netdev type: a Linux interface (veth, tap, NIC...) read
- * through AF_PACKET TPACKET_V3 rings and written with sendmmsg(), polled by
- * PMD threads:
+ * through AF_PACKET sockets with recvmmsg() or TPACKET_V3 rings, and written
+ * with sendmmsg(), polled by PMD threads:
  *
  *     ovs-vsctl add-port br0 eth1 -- set interface eth1 type=afpacket \
  *         options:n_rxq=2
@@ -28,7 +28,7 @@
  * type, as in "ovs-vsctl add-port br0 eth1") are opened as this type too:
  * see dpif-percpu.c and Documentation/afpacket.md.
  *
- * Each receive queue is a ring of its own; with n_rxq > 1 the rings form a
+ * Each receive queue is a socket of its own; with n_rxq > 1 they form a
  * PACKET_FANOUT_HASH group, so that Linux spreads flows over them and the
  * datapath spreads the queues over its PMD threads.  Each transmit queue is
  * a socket of its own, and the datapath gives each forwarding thread its
@@ -45,10 +45,19 @@
  * in Interface.error; the port then keeps its previous configuration):
  *
  *   n_rxq       Receive queues, 1..NETDEV_AFPACKET_MAX_RXQ.  Default 1.
+ *   rx_mode     "socket": a batch of frames read with one recvmmsg(), each
+ *               frame readable as soon as it arrives (and waking a PMD
+ *               thread that sleeps), or "ring": TPACKET_V3 rings, read with
+ *               no system call, but a frame is handed over only with a full
+ *               block or after the block timeout (1 ms or more), which adds
+ *               milliseconds to every round trip at low rates.  Default
+ *               "socket"; see Documentation/afpacket.md for the figures.
  *   block_size  Bytes per ring block: a power of two from 128 KiB (a 64 KiB
  *               GSO frame must fit) to 4 MiB.  Default 256 KiB.
  *   ring_size   Bytes per receive ring: a multiple of block_size, from two
- *               blocks to 256 MiB.  Default 4 MiB.
+ *               blocks to 256 MiB.  Default 4 MiB.  In socket mode, it
+ *               sets the socket's receive buffer, 4 times as large
+ *               (block_size is then only checked).
  *
  * Everything else (MAC, MTU, flags, carrier, kernel statistics, QoS...) is
  * OVS's netdev-linux: the class is a copy of OVS's "system" class with the

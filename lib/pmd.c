@@ -29,11 +29,14 @@
 #include "flow-table.h"
 #include "ipf-cpu.h"
 #include "netdev.h"
+#include "netdev-provider.h"
+#include "openvswitch/poll-loop.h"
 #include "dpdk.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
 #include "ovs-numa.h"
 #include "ovs-rcu.h"
+#include "seq.h"
 #include "timeval.h"
 #include "tso-segsz.h"
 #include "util.h"
@@ -52,7 +55,10 @@ VLOG_DEFINE_THIS_MODULE(pmd);
 
 /* Empty rounds before an idle PMD thread starts to sleep, and its first
  * sleep, in microseconds; each further empty round doubles the sleep up to
- * the thread's 'max_sleep_us'. */
+ * the thread's 'max_sleep_us'.  When every queue it polls can wake it, the
+ * thread sleeps in poll_block() instead, woken by the first packet, for at
+ * least 1 ms (poll_block()'s resolution): the ramp then only bounds how
+ * often it wakes with nothing to do. */
 #define PMD_IDLE_ROUNDS_BEFORE_SLEEP 64
 #define PMD_FIRST_SLEEP_US 8
 
@@ -93,6 +99,7 @@ pmd_thread_alloc(struct datapath *dp, unsigned index, unsigned core_id,
     atomic_init(&t->reload, false);
     atomic_init(&t->exit, false);
     atomic_init(&t->max_sleep_us, max_sleep_us);
+    t->wake_seq = seq_create();
     t->now = time_msec();
     return t;
 }
@@ -117,6 +124,7 @@ pmd_thread_destroy(struct pmd_thread *t)
     ipf_cpu_destroy(ovsrcu_get_protected(struct ipf_cpu *, &t->ipf));
     free(t->polls);
     free(t->next_polls);
+    seq_destroy(t->wake_seq);
     free_cacheline(t);
 }
 
@@ -191,6 +199,50 @@ pmd_thread_poll_once(struct pmd_thread *t)
     poll_round(t);
 }
 
+/* Returns true if every queue of 'polls' (n of them) can wake a thread
+ * sleeping in poll_block(): their netdev class has an rxq_wait (DPDK's and
+ * AF_XDP's have none). */
+static bool
+pmd_polls_can_wait(const struct pmd_poll *polls, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!polls[i].rxq->netdev->netdev_class->rxq_wait) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Sleeps up to 'sleep_us' microseconds, or, if every queue of 't' can wake
+ * it, until one has packets, for up to 'sleep_us' rounded up to a
+ * millisecond.  The thread is quiescent meanwhile. */
+static void
+pmd_thread_idle_sleep(struct pmd_thread *t, int sleep_us)
+{
+    if (t->polls_can_wait) {
+        /* A reload must wake the thread even where time does not pass
+         * (the test suite's time/stop).  The seq is read before 'reload',
+         * which the main thread sets before changing the seq. */
+        uint64_t wake_seqno = seq_read(t->wake_seq);
+        bool reload;
+
+        atomic_read_explicit(&t->reload, &reload, memory_order_acquire);
+        if (reload) {
+            return;
+        }
+        seq_wait(t->wake_seq, wake_seqno);
+        for (size_t i = 0; i < t->n_polls; i++) {
+            netdev_rxq_wait(t->polls[i].rxq);
+        }
+        poll_timer_wait(DIV_ROUND_UP(sleep_us, 1000));
+        poll_block();           /* Quiesces while it waits. */
+    } else {
+        ovsrcu_quiesce_start();
+        xnanosleep(sleep_us * 1000LL);
+        ovsrcu_quiesce_end();
+    }
+}
+
 /* Installs the poll list the main thread handed over, if any.  Returns false
  * if the thread must exit. */
 static bool
@@ -207,6 +259,7 @@ pmd_thread_take_reload(struct pmd_thread *t)
     t->n_polls = t->n_next_polls;
     t->next_polls = NULL;
     t->n_next_polls = 0;
+    t->polls_can_wait = pmd_polls_can_wait(t->polls, t->n_polls);
     atomic_read_relaxed(&t->exit, &exit);
     atomic_store_explicit(&t->reload, false, memory_order_release);
     return !exit;
@@ -246,9 +299,7 @@ pmd_thread_main(void *t_)
                 sleep_us = MIN(MAX(sleep_us * 2, PMD_FIRST_SLEEP_US),
                                max_sleep_us);
                 coverage_try_clear();
-                ovsrcu_quiesce_start();
-                xnanosleep(sleep_us * 1000LL);
-                ovsrcu_quiesce_end();
+                pmd_thread_idle_sleep(t, sleep_us);
                 rounds = 0;
                 continue;
             }
@@ -293,7 +344,8 @@ pmd_thread_wait_reload(struct pmd_thread *t)
         if (!reload) {
             return;
         }
-        /* The thread sleeps at most its max_sleep_us between checks. */
+        /* The thread sleeps at most its max_sleep_us between checks (or,
+         * in poll_block(), until pmd_thread_reload() changes its seq). */
         xnanosleep(10 * 1000);
     }
 }
@@ -313,6 +365,7 @@ pmd_thread_reload(struct pmd_thread *t, struct pmd_poll *polls, size_t n)
     t->next_polls = polls;
     t->n_next_polls = n;
     atomic_store_explicit(&t->reload, true, memory_order_release);
+    seq_change(t->wake_seq);
     pmd_thread_wait_reload(t);
 }
 
@@ -324,6 +377,7 @@ pmd_thread_stop(struct pmd_thread *t)
     t->n_next_polls = 0;
     atomic_store_relaxed(&t->exit, true);
     atomic_store_explicit(&t->reload, true, memory_order_release);
+    seq_change(t->wake_seq);
     xpthread_join(t->thread, NULL);
 }
 

@@ -46,6 +46,7 @@ struct dp_port;
 struct ipf_cpu;
 struct vport_ipip_rx;
 struct ds;
+struct seq;
 struct flow_cache;
 struct flow_table_ranking;
 struct netdev_rxq;
@@ -142,6 +143,10 @@ struct pmd_thread {
     long long int next_ranking_sort;    /* When to re-sort it, in ms. */
     struct pmd_poll *polls;     /* Queues this thread polls... */
     size_t n_polls;             /* ...and how many. */
+    bool polls_can_wait;        /* Every queue in 'polls' can wake the
+                                 * thread (netdev_rxq_wait()), so an idle
+                                 * thread sleeps in poll_block() instead of
+                                 * a fixed sleep. */
     uint32_t recirc_depth;      /* Current recirculation nesting. */
     /* What the running actions were chosen for: the megaflow hit, or the
      * whole key of an upcalled or executed packet ('exec_key' wins), or
@@ -196,6 +201,8 @@ struct pmd_thread {
     size_t n_next_polls;
     atomic_bool reload;
     atomic_bool exit;           /* Set with 'reload' to stop the thread. */
+    struct seq *wake_seq;       /* Changed after 'reload' is set, to wake
+                                 * the thread from poll_block(). */
     atomic_int max_sleep_us;    /* Longest idle sleep, from pmd-maxsleep. */
 };
 

@@ -103,3 +103,8 @@ noinst_PROGRAMS += tests/test-afpacket-vnet
 tests_test_afpacket_vnet_SOURCES = tests/test-afpacket-vnet.c tests/test-pkt.h tests/test-harness.h
 tests_test_afpacket_vnet_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_afpacket_vnet_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+noinst_PROGRAMS += tests/test-afpacket-rx
+tests_test_afpacket_rx_SOURCES = tests/test-afpacket-rx.c tests/test-pkt.h
+tests_test_afpacket_rx_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_afpacket_rx_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
