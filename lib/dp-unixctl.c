@@ -38,7 +38,7 @@
 #include "tso-segsz.h"
 #include "unixctl.h"
 #include "util.h"
-#include "vport-ipip.h"
+#include "vport-tunnel.h"
 
 /* Finds the datapath named by the optional first argument of a command, or
  * replies with an error and returns NULL. */
@@ -318,7 +318,7 @@ format_thread_counters(struct ds *s, struct datapath *dp,
 }
 
 /* dpif-percpu/tunnel-stats-show: the tunnel vports' counters per thread and
- * in total, then each ipip port's GRO cells. */
+ * in total, then each tunnel port's GRO cells. */
 static void
 tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
                   void *aux OVS_UNUSED)
@@ -333,7 +333,7 @@ tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
     format_thread_counters(&s, dp, tunnel_counters,
                            ARRAY_SIZE(tunnel_counters));
     ds_put_cstr(&s, "gro:\n");
-    vport_ipip_format_gro_stats(&s, dp, NULL);
+    vport_tunnel_format_gro_stats(&s, dp, NULL);
     ovs_mutex_unlock(&dp->reconfig_mutex);
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);

@@ -20,6 +20,7 @@ TESTSUITE_AT = \
 	tests/percpu-gso-ports.at \
 	tests/percpu-ip-fragment.at \
 	tests/percpu-ipip.at \
+	tests/percpu-tunnels.at \
 	tests/percpu-fragments.at \
 	tests/percpu-ipip-system.at \
 	tests/percpu-ipip-interop.at \
@@ -30,7 +31,7 @@ TESTSUITE_AT = \
 	tests/percpu-fuzz.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
-	tests/ipip-packets.py tests/gso-packets.py tests/check-capture.py \
+	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py tests/check-capture.py \
 	tests/ct-packets.py tests/qemu/ipip-guest.sh \
 	tests/qemu/ipip-guest-init.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
