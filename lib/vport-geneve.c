@@ -60,6 +60,27 @@ geneve_opts_len(const struct flow_tnl *tnl)
     return tun_metadata_to_geneve_header(tnl, opts, &crit);
 }
 
+/* Copies the 'len' bytes of raw Geneve options (UDPIF, as a set(tunnel())
+ * datapath action gives them) of 'tnl' to 'opts', and sets '*crit' if one
+ * of them is critical.  OVS's tun_metadata_to_geneve_header() takes only
+ * options mapped through the TLV table. */
+static void
+geneve_copy_udpif(const struct flow_tnl *tnl, struct geneve_opt *opts,
+                  size_t len, bool *crit)
+{
+    const struct geneve_opt *opt = tnl->metadata.opts.gnv;
+    size_t ofs = 0;
+
+    memcpy(opts, opt, len);
+    *crit = false;
+    while (ofs + sizeof *opt <= len) {
+        opt = (const struct geneve_opt *) ((const uint8_t *) tnl->metadata.opts.gnv
+                                           + ofs);
+        *crit |= !!(opt->type & GENEVE_CRIT_OPT_TYPE);
+        ofs += sizeof *opt + opt->length * 4;
+    }
+}
+
 /* vport_tunnel_ops 'prepare' for geneve: carries Ethernet frames. */
 static bool
 geneve_prepare(struct dp_packet *packet, size_t *hlen)
@@ -88,7 +109,11 @@ geneve_push(struct dp_packet *packet, const struct flow_tnl *tnl,
     udp->udp_len = 0;
     udp->udp_csum = 0;
     memset(gnh, 0, sizeof *gnh);
-    tun_metadata_to_geneve_header(tnl, gnh->options, &crit);
+    if (tnl->flags & FLOW_TNL_F_UDPIF) {
+        geneve_copy_udpif(tnl, gnh->options, opts_len, &crit);
+    } else {
+        tun_metadata_to_geneve_header(tnl, gnh->options, &crit);
+    }
     gnh->ver = 0;
     gnh->opt_len = opts_len / 4;
     gnh->oam = !!(tnl->flags & FLOW_TNL_F_OAM);
