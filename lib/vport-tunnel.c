@@ -571,6 +571,13 @@ vport_tunnel_pop_netdev(struct netdev *netdev, struct dp_packet *packet,
     dp_packet_set_l3(packet, (char *) dp_packet_data(packet) + ETH_HEADER_LEN);
     dp_packet_set_l4(packet, (char *) dp_packet_l3(packet) + IP_HEADER_LEN);
     packet->md.in_port.odp_port = rx_port;
+    if (dp_packet_hwol_l4_mask(packet)) {
+        /* A local sender (a veth peer, a tap) left its UDP or GRE checksum
+         * partial, as Linux's vxlan does with udpcsum over a veth: the
+         * field holds the pseudo-header sum.  Like Linux with
+         * CHECKSUM_PARTIAL, trust it rather than verify it. */
+        *dp_packet_ol_flags_ptr(packet) |= DP_PACKET_OL_RX_L4_CKSUM_GOOD;
+    }
 
     dp_packet_batch_init_packet(&batch, packet);
     netdev_pop_header(netdev, &batch);

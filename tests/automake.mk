@@ -21,6 +21,7 @@ TESTSUITE_AT = \
 	tests/percpu-ip-fragment.at \
 	tests/percpu-ipip.at \
 	tests/percpu-tunnels.at \
+	tests/percpu-tunnels-system.at \
 	tests/percpu-fragments.at \
 	tests/percpu-ipip-system.at \
 	tests/percpu-ipip-interop.at \
