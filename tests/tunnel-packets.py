@@ -10,7 +10,8 @@ dummy port p1.
 
 Cases:
   inner             the overlay frame a host sends into p1 (--tcp: a TCP
-                    segment with payload --size).
+                    segment with payload --size, --seq, --ident,
+                    --tcp-flags).
   decap TYPE        what the remote endpoint sends into p0: 'inner' inside
                     TYPE's headers (--key, --csum, --opt).
   expect TYPE       what must leave p0: each frame of --inner-file inside
@@ -40,10 +41,12 @@ SPORT_MIN, SPORT_MAX = 32768, 61000
 
 def inner(args):
     payload = bytes(range(256)) * (args.size // 256 + 1)
-    l4 = (TCP(sport=40000, dport=5201, seq=1, ack=1, flags="PA")
+    l4 = (TCP(sport=40000, dport=5201, seq=args.seq, ack=1,
+              flags=args.tcp_flags, window=512)
           if args.tcp else UDP(sport=1234, dport=5678))
     return (Ether(src=HOST_MAC, dst=PEER_MAC)
-            / IP(src="10.0.0.1", dst="10.0.0.2", ttl=64, id=1, flags="DF")
+            / IP(src="10.0.0.1", dst="10.0.0.2", ttl=64, id=args.ident,
+                 flags="DF")
             / l4 / Raw(payload[:args.size]))
 
 
@@ -95,6 +98,9 @@ def main():
     p.add_argument("--br0-mac", default="aa:55:aa:55:00:00")
     p.add_argument("--size", type=int, default=64)
     p.add_argument("--tcp", action="store_true")
+    p.add_argument("--seq", type=int, default=1)
+    p.add_argument("--ident", type=int, default=1)
+    p.add_argument("--tcp-flags", default="PA")
     p.add_argument("--key", type=lambda x: int(x, 0), default=None)
     p.add_argument("--no-key", action="store_true")
     p.add_argument("--csum", action="store_true")
