@@ -852,7 +852,11 @@ get_underlay(struct pmd_thread *t, struct vport_tunnel *vport,
     *have_u = !drop;
     if (drop) {
         if (drop != PMD_TNL_DROP_NO_NEIGH) {
-            VLOG_WARN_RL(&rl, "%s: cannot send to "IP_FMT": %s",
+            /* INFO, not WARN: as with the kernel's vports (and OVS's native
+             * tunnels), a missing route is the network's state, not an
+             * error of ours; BFD and CFM over a tunnel hit it by design
+             * until a route exists.  The drop counter says how often. */
+            VLOG_INFO_RL(&rl, "%s: cannot send to "IP_FMT": %s",
                          netdev_get_name(vport->port->netdev),
                          IP_ARGS(tnl->ip_dst),
                          drop == PMD_TNL_DROP_NO_ROUTE
