@@ -122,6 +122,7 @@ geneve_push(struct dp_packet *packet, const struct flow_tnl *tnl,
     put_16aligned_be32(&gnh->vni, htonl(ntohll(tnl->tun_id) << 8));
 }
 
+/* The geneve type (vport-geneve.h). */
 const struct vport_tunnel_ops vport_geneve_ops = {
     .type = "geneve",
     .ip_proto = IPPROTO_UDP,

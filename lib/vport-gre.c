@@ -89,6 +89,7 @@ gre_push(struct dp_packet *packet, const struct flow_tnl *tnl,
     }
 }
 
+/* The gre type (vport-gre.h). */
 const struct vport_tunnel_ops vport_gre_ops = {
     .type = "gre",
     .ip_proto = IPPROTO_GRE,

@@ -186,6 +186,7 @@ ipip_count(struct netdev *netdev, unsigned int thread, int counter,
     netdev_ipip_count(netdev, thread, counter, n);
 }
 
+/* The ipip type (vport-ipip.h). */
 const struct vport_tunnel_ops vport_ipip_ops = {
     .type = "ipip",
     .ip_proto = IPPROTO_IPIP_,

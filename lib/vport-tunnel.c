@@ -96,18 +96,18 @@ struct vport_tunnel {
  * nonzero, of that UDP destination port) from 'remote' (0: any) to 'local'
  * (0: any local address) are received on 'vport'. */
 struct vport_tunnel_endpoint {
-    ovs_be32 local;
-    ovs_be32 remote;
-    ovs_be16 udp_port;
-    uint8_t proto;
-    struct vport_tunnel *vport;
+    ovs_be32 local;                 /* Outer destination, 0: any local. */
+    ovs_be32 remote;                /* Outer source, 0: any. */
+    ovs_be16 udp_port;              /* UDP destination port, 0: not UDP. */
+    uint8_t proto;                  /* Outer IP protocol. */
+    struct vport_tunnel *vport;     /* Where such packets are received. */
 };
 
 /* Every way into the datapath's tunnel vports, as the forwarding threads
  * see it.  Immutable once published; replaced whole by the main thread. */
 struct vport_tunnel_endpoints {
     size_t n;                       /* Elements in 'e'. */
-    struct vport_tunnel_endpoint *e;
+    struct vport_tunnel_endpoint *e; /* The ways in. */
     size_t n_local;                 /* Elements in 'local_addrs'. */
     ovs_be32 *local_addrs;          /* Addresses of the datapath's internal
                                      * ports, for vports with no local_ip. */
@@ -115,6 +115,7 @@ struct vport_tunnel_endpoints {
                                      * cheap first test on every frame. */
 };
 
+/* Rate limit of the error logs of the forwarding threads. */
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
 
 static void rx_enqueue(struct pmd_thread *, struct vport_tunnel *,
@@ -176,6 +177,8 @@ vport_tunnel_destroy(struct vport_tunnel *vport)
     free(vport);
 }
 
+/* Frees 'eps', an endpoint table no thread can see any more.  Accepts
+ * NULL. */
 static void
 endpoints_free(struct vport_tunnel_endpoints *eps)
 {
@@ -212,6 +215,8 @@ add_local_addrs(struct vport_tunnel_endpoints *eps, size_t *allocated,
     free(masks);
 }
 
+/* Returns true if 'a' and 'b' are both nonnull and hold the same ways in
+ * and local addresses, so that 'b' need not replace 'a'. */
 static bool
 endpoints_equal(const struct vport_tunnel_endpoints *a,
                 const struct vport_tunnel_endpoints *b)
@@ -319,6 +324,8 @@ vport_tunnel_run(struct datapath *dp)
     }
 }
 
+/* Returns true if 'ip' is an address of one of the datapath's internal
+ * ports, as 'eps' recorded them. */
 static bool
 is_local_addr(const struct vport_tunnel_endpoints *eps, ovs_be32 ip)
 {
@@ -788,7 +795,7 @@ struct underlay {
     ovs_be32 dst;                   /* Tunnel destination it was found for. */
     ovs_be32 src;                   /* Source address from the route. */
     struct dp_port *port;           /* Underlay bridge's local port. */
-    struct eth_addr port_mac;
+    struct eth_addr port_mac;       /* That port's MAC: the outer source. */
     int mtu;                        /* That port's MTU. */
     struct eth_addr nh_mac;         /* Next hop's MAC. */
 };
@@ -1065,14 +1072,16 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
 
 /* Sink for the segments of a TSO packet: each is encapsulated. */
 struct segment_sink {
-    struct pmd_thread *t;
-    struct vport_tunnel *vport;
-    size_t hlen;
-    struct underlay *u;
-    bool *have_u;
-    struct dp_packet_batch *underlay;
+    struct pmd_thread *t;           /* The thread that outputs them. */
+    struct vport_tunnel *vport;     /* The tunnel they are output to. */
+    size_t hlen;                    /* Its header length for them. */
+    struct underlay *u;             /* The batch's cached underlay. */
+    bool *have_u;                   /* Is '*u' valid? */
+    struct dp_packet_batch *underlay; /* Where the frames go. */
 };
 
+/* gso_output callback: encapsulates each segment of 'segments' as
+ * 'sink_' (a struct segment_sink) says, and empties the batch. */
 static void
 encapsulate_segments(struct dp_packet_batch *segments, void *sink_)
 {

@@ -68,6 +68,7 @@ vxlan_push(struct dp_packet *packet, const struct flow_tnl *tnl,
     put_16aligned_be32(&vxh->vx_vni, htonl(ntohll(tnl->tun_id) << 8));
 }
 
+/* The vxlan type (vport-vxlan.h). */
 const struct vport_tunnel_ops vport_vxlan_ops = {
     .type = "vxlan",
     .ip_proto = IPPROTO_UDP,
