@@ -39,7 +39,7 @@
 #include "seq.h"
 #include "smap.h"
 #include "util.h"
-#include "vport-ipip.h"
+#include "vport-tunnel.h"
 
 VLOG_DEFINE_THIS_MODULE(datapath);
 
@@ -165,7 +165,7 @@ datapath_free(struct datapath *dp)
         unlink_port(dp, port);
         dp_port_destroy(port);
     }
-    vport_ipip_publish_endpoints(dp);
+    vport_tunnel_publish_endpoints(dp);
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     flow_table_destroy(dp->table);
@@ -286,8 +286,13 @@ datapath_add_port(struct datapath *dp, const char *name, const char *type,
     if (error) {
         goto out;
     }
-    if (netdev_is_ipip(port->netdev)) {
-        port->ipip = vport_ipip_create(port, dp->n_thread_slots);
+    {
+        const struct vport_tunnel_ops *ops;
+
+        ops = vport_tunnel_ops_find(port->netdev);
+        if (ops) {
+            port->tunnel = vport_tunnel_create(port, ops, dp->n_thread_slots);
+        }
     }
     /* Nobody polls or sends on the port yet, so it can be set up here. */
     error = dp_port_reconfigure(port, dp->n_thread_slots);
@@ -304,7 +309,7 @@ datapath_add_port(struct datapath *dp, const char *name, const char *type,
     port->sf = sf;
 
     cmap_insert(&dp->ports, &port->node, hash_port_no(port_no));
-    vport_ipip_publish_endpoints(dp);
+    vport_tunnel_publish_endpoints(dp);
     seq_change(dp->port_seq);
     datapath_reconfigure(dp);
     *port_nop = port_no;
@@ -329,7 +334,7 @@ datapath_del_port(struct datapath *dp, odp_port_t port_no)
     port = datapath_lookup_port(dp, port_no);
     if (port) {
         unlink_port(dp, port);
-        vport_ipip_publish_endpoints(dp);
+        vport_tunnel_publish_endpoints(dp);
         /* Once every thread has reloaded, none can reach 'port', nor the
          * endpoint table that led to it. */
         datapath_reconfigure(dp);
@@ -778,7 +783,7 @@ datapath_run(struct datapath *dp)
     CMAP_FOR_EACH (port, node, &dp->ports) {
         dp_port_refresh_link(port);
     }
-    vport_ipip_run(dp);
+    vport_tunnel_run(dp);
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     ovs_mutex_lock(&dp->non_pmd_mutex);

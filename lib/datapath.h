@@ -42,7 +42,7 @@
 
 struct dp_port;
 struct flow_table;
-struct ipip_endpoints;
+struct vport_tunnel_endpoints;
 struct dp_ipf_config;
 struct dp_meter_table;
 struct pmd_thread;
@@ -76,11 +76,16 @@ struct datapath {
     struct flow_table *table;   /* The shared megaflow table. */
     struct dp_meter_table *meters; /* OpenFlow meters (dp-meter.h). */
 
-    /* Where IPIP packets addressed to this host are decapsulated: built by
-     * the main thread under 'reconfig_mutex' from the ipip ports, read by
-     * the forwarding threads under RCU.  NULL while there is no ipip
-     * port.  See vport-ipip.h. */
-    OVSRCU_TYPE(struct ipip_endpoints *) ipip_endpoints;
+    /* Where tunnel packets addressed to this host are decapsulated: built
+     * by the main thread under 'reconfig_mutex' from the tunnel ports, read
+     * by the forwarding threads under RCU.  NULL while there is no tunnel
+     * port.  See vport-tunnel.h. */
+    OVSRCU_TYPE(struct vport_tunnel_endpoints *) tunnel_endpoints;
+    long long int tunnel_next_refresh; /* Main thread: when to rebuild the
+                                        * endpoint table anyway. */
+    uint64_t tunnel_local_seq;      /* Main thread: sum of the internal
+                                     * ports' netdev change sequences when
+                                     * the table was last checked. */
 
     /* Fragment reassembly limits, from other_config (see dp-ipf.h): set by
      * the main thread under 'reconfig_mutex', read by the threads under

@@ -40,7 +40,7 @@
 #include "pmd.h"
 #include "timeval.h"
 #include "tunnel-neigh.h"
-#include "vport-ipip.h"
+#include "vport-tunnel.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_actions);
 
@@ -148,7 +148,7 @@ add_tx_queue(struct pmd_thread *t, struct dp_port *port)
     return q;
 }
 
-/* Outputs 'batch' to ipip port 'port': encapsulated, it re-enters the
+/* Outputs 'batch' to tunnel port 'port': encapsulated, it re-enters the
  * datapath through the underlay bridge. */
 static void
 execute_tunnel_output(struct pmd_thread *t, struct dp_port *port,
@@ -162,7 +162,7 @@ execute_tunnel_output(struct pmd_thread *t, struct dp_port *port,
         batch = &copy;
     }
     dp_packet_batch_apply_cutlen(batch);
-    vport_ipip_send(t, port, batch);
+    vport_tunnel_send(t, port, batch);
 }
 
 /* Where the fragments of a reassembled datagram go: 'q''s batch, sent when
@@ -229,7 +229,7 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
             drop_batch(t, batch, should_steal, PMD_DROP_TUNNEL);
             return;
         }
-        if (port->ipip) {
+        if (port->tunnel) {
             execute_tunnel_output(t, port, batch, should_steal);
             return;
         }

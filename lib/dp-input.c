@@ -32,7 +32,7 @@
 #include "hash.h"
 #include "random.h"
 #include "util.h"
-#include "vport-ipip.h"
+#include "vport-tunnel.h"
 
 /* Packets of one batch that hit the same megaflow. */
 struct flow_batch {
@@ -175,14 +175,15 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
     size_t n_packets = dp_packet_batch_size(batch);
     size_t n = 0;
     unsigned long miss_map = 0;
-    const struct ipip_endpoints *tunnels;
+    const struct vport_tunnel_endpoints *tunnels;
     uint32_t insert_min;
     bool use_emc;
 
     BUILD_ASSERT(NETDEV_MAX_BURST <= FLOW_TABLE_MAX_BATCH);
     atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
     use_emc = emc_lookup_wanted(t, insert_min);
-    tunnels = ovsrcu_get(struct ipip_endpoints *, &t->dp->ipip_endpoints);
+    tunnels = ovsrcu_get(struct vport_tunnel_endpoints *,
+                         &t->dp->tunnel_endpoints);
 
     for (size_t i = 0; i < n_packets; i++) {
         struct dp_packet *packet = batch->packets[i];
@@ -197,9 +198,9 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
             continue;
         }
         if (OVS_UNLIKELY(tunnels)
-            && vport_ipip_catch(t, tunnels, packet,
-                                md_is_valid ? packet->md.in_port.odp_port
-                                            : in_port)) {
+            && vport_tunnel_catch(t, tunnels, packet,
+                                  md_is_valid ? packet->md.in_port.odp_port
+                                              : in_port)) {
             continue;
         }
         if (!md_is_valid) {
@@ -289,7 +290,7 @@ dp_input_batch(struct pmd_thread *t, struct dp_packet_batch *batch,
 void
 dp_input_finish_round(struct pmd_thread *t)
 {
-    vport_ipip_flush(t);
+    vport_tunnel_flush(t);
     dp_actions_flush(t);
 }
 

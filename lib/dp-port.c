@@ -29,7 +29,7 @@
 #include "openvswitch/vlog.h"
 #include "smap.h"
 #include "util.h"
-#include "vport-ipip.h"
+#include "vport-tunnel.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_port);
 
@@ -78,12 +78,12 @@ dp_port_create(const char *name, const char *type, odp_port_t port_no,
                               && strcmp(netdev_get_type(netdev),
                                         "dpdkvhostuserclient"));
     port->is_tunnel = (netdev_get_tunnel_config(netdev) != NULL
-                       && !netdev_is_ipip(netdev));
+                       && !vport_tunnel_ops_find(netdev));
     dp_port_refresh_link(port);
     if (port->is_tunnel) {
         VLOG_INFO("%s: tunnel port of type %s: ovs-percpu carries only "
-                  "ipip tunnels yet, so packets output to it are dropped "
-                  "and counted", name, type);
+                  "ipip, vxlan, gre and geneve tunnels, so packets output "
+                  "to it are dropped and counted", name, type);
     }
     port->need_reconfigure = true;
     *portp = port;
@@ -109,7 +109,7 @@ dp_port_destroy(struct dp_port *port)
         return;
     }
     close_rxqs(port);
-    vport_ipip_destroy(port->ipip);
+    vport_tunnel_destroy(port->tunnel);
     netdev_restore_flags(port->sf);
     netdev_close(port->netdev);
     free(port->type);

@@ -38,7 +38,7 @@ struct netdev;
 struct netdev_rxq;
 struct netdev_saved_flags;
 struct smap;
-struct vport_ipip;
+struct vport_tunnel;
 
 struct dp_port {
     struct cmap_node node;          /* In datapath 'ports', by port number. */
@@ -48,15 +48,17 @@ struct dp_port {
     struct netdev_saved_flags *sf;  /* Flags to restore on deletion. */
     bool is_pmd;                    /* Polled by PMD threads? */
     bool is_tunnel;                 /* A tunnel port of a type this datapath
-                                     * does not carry (vxlan, gre...)? */
+                                     * does not carry (lisp, stt...)? */
     bool is_internal;               /* A bridge's local port? */
     bool tx_offloads_untrusted;     /* Does the netdev claim transmit
                                      * offloads it does not perform? */
     bool rx_segsz_unknown;          /* May the netdev mark received packets
                                      * for TCP segmentation without giving
                                      * their segment size (tso-segsz.h)? */
-    struct vport_ipip *ipip;        /* If an "ipip" port, its datapath side;
-                                     * see vport-ipip.h. */
+    struct vport_tunnel *tunnel;    /* If a tunnel port of a type this
+                                     * datapath carries (ipip, vxlan, gre,
+                                     * geneve), its datapath side; see
+                                     * vport-tunnel.h. */
 
     /* The netdev's MAC and MTU, as the main thread last read them, for the
      * forwarding threads that send tunnel packets out of this port: read

@@ -38,7 +38,7 @@
 #include "tso-segsz.h"
 #include "unixctl.h"
 #include "util.h"
-#include "vport-ipip.h"
+#include "vport-tunnel.h"
 
 /* Finds the datapath named by the optional first argument of a command, or
  * replies with an error and returns NULL. */
@@ -302,7 +302,7 @@ format_thread_counters(struct ds *s, const struct datapath *dp,
 }
 
 /* dpif-percpu/tunnel-stats-show: the tunnel vports' counters per thread and
- * in total, then each ipip port's GRO cells. */
+ * in total, then each tunnel port's GRO cells. */
 static void
 format_tunnel_stats(struct ds *s, const struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
@@ -310,7 +310,7 @@ format_tunnel_stats(struct ds *s, const struct datapath *dp)
     format_thread_counters(s, dp, tunnel_counters,
                            ARRAY_SIZE(tunnel_counters));
     ds_put_cstr(s, "gro:\n");
-    vport_ipip_format_gro_stats(s, dp, NULL);
+    vport_tunnel_format_gro_stats(s, dp, NULL);
 }
 
 /* dpif-percpu/gso-stats-show: what each thread did in software for egress

@@ -37,8 +37,10 @@
  *     was offered, byte for byte, with its metadata and offload flags
  *     untouched.
  *   - A merged packet is one IPv4 packet (no Ethernet header, data starting
- *     at the IPv4 header, packet_type PT_IPV4) with the metadata of its first
- *     segment.  Its payload is the concatenation of the segments' payloads;
+ *     at the IPv4 header, packet_type PT_IPV4), or one untagged Ethernet
+ *     frame carrying IPv4 (PT_ETH, as vxlan and geneve deliver; segments
+ *     merge only with the same Ethernet addresses), with the metadata of
+ *     its first segment.  Its payload is the concatenation of the segments' payloads;
  *     IPv4 total length is updated and the IPv4 header checksum is complete
  *     and valid; IP ID, sequence and acknowledgment numbers and options are
  *     the first segment's, the window the last one's, and the flags those of

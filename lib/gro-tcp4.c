@@ -30,6 +30,32 @@
  * Linux's tcp_gro_receive(). */
 #define GRO_TCP4_FLAGS_MAY_DIFFER (TCP_PSH | TCP_FIN | TCP_CWR)
 
+/* Returns the bytes in front of the IPv4 header of 'p': 0 for a bare IPv4
+ * packet (ipip), ETH_HEADER_LEN for an untagged Ethernet frame carrying
+ * IPv4 (vxlan, geneve), or -1 for anything else. */
+static int
+gro_tcp4_l2_len(const struct dp_packet *p)
+{
+    if (p->packet_type == htonl(PT_IPV4)) {
+        return 0;
+    }
+    if (p->packet_type == htonl(PT_ETH)
+        && dp_packet_size(p) >= ETH_HEADER_LEN
+        && ((const struct eth_header *) dp_packet_data(p))->eth_type
+           == htons(ETH_TYPE_IP)) {
+        return ETH_HEADER_LEN;
+    }
+    return -1;
+}
+
+/* Returns the IPv4 header of 'p', which gro_tcp4_parse() accepted. */
+static struct ip_header *
+gro_tcp4_ip(const struct dp_packet *p)
+{
+    return (struct ip_header *) ((char *) dp_packet_data(p)
+                                 + gro_tcp4_l2_len(p));
+}
+
 /* Fills 'seg' with what 'p', a packet offered to a GRO cell, is.  'p' is
  * untrusted bytes from the network: every length is checked before use, and
  * anything that does not parse is GRO_TCP4_OTHER. */
@@ -42,13 +68,22 @@ gro_tcp4_parse(const struct dp_packet *p, struct gro_tcp4_seg *seg)
     size_t ihl, ip_len, l4_len, tcp_len;
     uint16_t flags;
 
+    int l2 = gro_tcp4_l2_len(p);
+
     memset(seg, 0, sizeof *seg);
     seg->kind = GRO_TCP4_OTHER;
 
-    if (p->packet_type != htonl(PT_IPV4) || size < IP_HEADER_LEN) {
+    if (l2 < 0 || size < l2 + IP_HEADER_LEN) {
         return;
     }
-    ip = dp_packet_data(p);
+    if (l2) {
+        const struct eth_header *eth = dp_packet_data(p);
+
+        seg->key.eth_src = eth->eth_src;
+        seg->key.eth_dst = eth->eth_dst;
+    }
+    ip = gro_tcp4_ip(p);
+    size -= l2;
     ihl = IP_IHL(ip->ip_ihl_ver) * 4;
     ip_len = ntohs(ip->ip_tot_len);
     if (IP_VER(ip->ip_ihl_ver) != IP_VERSION || ihl < IP_HEADER_LEN
@@ -144,6 +179,8 @@ gro_tcp4_item_matches(const struct gro_tcp4_item *item,
             && a->tun_dst == b->tun_dst
             && a->tun_id == b->tun_id
             && odp_to_u32(a->in_port) == odp_to_u32(b->in_port)
+            && eth_addr_equals(a->eth_src, b->eth_src)
+            && eth_addr_equals(a->eth_dst, b->eth_dst)
             && (!seg->has_ports
                 || (a->tp_src == b->tp_src && a->tp_dst == b->tp_dst)));
 }
@@ -155,7 +192,7 @@ void
 gro_tcp4_item_init(struct gro_tcp4_item *item, struct dp_packet *p,
                    const struct gro_tcp4_seg *seg)
 {
-    const struct ip_header *ip = dp_packet_data(p);
+    const struct ip_header *ip = gro_tcp4_ip(p);
 
     item->pkt = p;
     item->key = seg->key;
@@ -240,10 +277,10 @@ enum gro_tcp4_verdict
 gro_tcp4_merge(struct gro_tcp4_item *item, struct dp_packet *p,
                const struct gro_tcp4_seg *seg, enum gro_flush_reason *reason)
 {
-    const struct ip_header *ip = dp_packet_data(p);
+    const struct ip_header *ip = gro_tcp4_ip(p);
     const struct tcp_header *tcp = (const struct tcp_header *) (ip + 1);
     const struct flow_tnl *tnl = &p->md.tunnel;
-    const struct ip_header *hip = dp_packet_data(item->pkt);
+    const struct ip_header *hip = gro_tcp4_ip(item->pkt);
     const struct tcp_header *htcp = (const struct tcp_header *) (hip + 1);
     const struct flow_tnl *htnl = &item->pkt->md.tunnel;
     uint16_t hflags = TCP_FLAGS(htcp->tcp_ctl);
@@ -292,7 +329,7 @@ gro_tcp4_merge(struct gro_tcp4_item *item, struct dp_packet *p,
     dp_packet_put(item->pkt, (const char *) ip + seg->hdr_len,
                   seg->payload_len);
 
-    mip = dp_packet_data(item->pkt);
+    mip = gro_tcp4_ip(item->pkt);
     mtcp = (struct tcp_header *) (mip + 1);
     mtcp->tcp_winsz = tcp->tcp_winsz;
     mtcp->tcp_ctl |= htons(seg->tcp_flags & (TCP_PSH | TCP_FIN));
@@ -324,10 +361,11 @@ gro_tcp4_item_finish(struct gro_tcp4_item *item)
 
     item->pkt = NULL;
     if (item->n_segs > 1) {
-        struct ip_header *ip = dp_packet_data(p);
+        int l2 = gro_tcp4_l2_len(p);
+        struct ip_header *ip = gro_tcp4_ip(p);
         struct tcp_header *tcp = (struct tcp_header *) (ip + 1);
 
-        ip->ip_tot_len = htons(dp_packet_size(p));
+        ip->ip_tot_len = htons(dp_packet_size(p) - l2);
         ip->ip_csum = 0;
         ip->ip_csum = csum(ip, IP_HEADER_LEN);
 

@@ -21,7 +21,9 @@
  * continues a held packet, and how it is appended.  The cell keeps the table
  * of held packets and the queue of ready ones; this file knows the protocol,
  * as DPDK's lib/gro/gro_tcp4.c does.  Another encapsulation or protocol
- * (IPv6, inner VXLAN) would get a file of its own with the same shape.
+ * (IPv6) would get a file of its own with the same shape.  Both a bare
+ * IPv4 packet (ipip) and an untagged Ethernet frame carrying one (vxlan,
+ * geneve) are taken: only the offset of the IPv4 header differs.
  *
  * Everything here works on packets and items owned by the calling thread's
  * cell, and writes nothing else. */
@@ -31,6 +33,7 @@
 
 #include "gro-cell.h"
 #include "openvswitch/types.h"
+#include "packets.h"
 
 struct dp_packet;
 
@@ -50,6 +53,9 @@ struct gro_tcp4_key {
     odp_port_t in_port;         /* md.in_port.odp_port. */
     ovs_be16 tp_src;            /* TCP source port. */
     ovs_be16 tp_dst;            /* TCP destination port. */
+    struct eth_addr eth_src;    /* Inner Ethernet source, for a frame (vxlan,
+                                 * geneve); zero for a bare IPv4 packet. */
+    struct eth_addr eth_dst;    /* Inner Ethernet destination, likewise. */
 };
 
 /* What gro_tcp4_parse() makes of a packet. */

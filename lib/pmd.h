@@ -44,7 +44,7 @@
 struct datapath;
 struct dp_port;
 struct ipf_cpu;
-struct vport_ipip_rx;
+struct vport_tunnel_rx;
 struct ds;
 struct seq;
 struct flow_cache;
@@ -71,7 +71,7 @@ enum pmd_counter {
                                  * type this datapath lacks. */
     PMD_DROP_METER,             /* Dropped by a meter band. */
 
-    /* IPIP tunnel vports (vport-ipip.c). */
+    /* Tunnel vports (vport-tunnel.c). */
     PMD_TNL_RX_DECAP,           /* Packets decapsulated. */
     PMD_TNL_RX_FRAGMENTS,       /* Outer fragments given to reassembly. */
     PMD_TNL_RX_REASSEMBLED,     /* Outer datagrams reassembled. */
@@ -167,9 +167,9 @@ struct pmd_thread {
 
     /* Tunnel receive: the vports' receive cells (GRO cells and plain
      * batches) that this thread filled in the current round, flushed into
-     * the flow lookup at the round's end.  See vport-ipip.h. */
+     * the flow lookup at the round's end.  See vport-tunnel.h. */
 #define PMD_MAX_ACTIVE_TUNNELS 16
-    struct vport_ipip_rx *active_tunnels[PMD_MAX_ACTIVE_TUNNELS];
+    struct vport_tunnel_rx *active_tunnels[PMD_MAX_ACTIVE_TUNNELS];
     size_t n_active_tunnels;
     /* Fragment reassembly (dp-ipf.h): created at first use, then read by
      * the main thread for its counters.  'ipf_generation' is the limits'

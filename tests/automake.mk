@@ -20,6 +20,8 @@ TESTSUITE_AT = \
 	tests/percpu-gso-ports.at \
 	tests/percpu-ip-fragment.at \
 	tests/percpu-ipip.at \
+	tests/percpu-tunnels.at \
+	tests/percpu-tunnels-system.at \
 	tests/percpu-fragments.at \
 	tests/percpu-ipip-system.at \
 	tests/percpu-ipip-interop.at \
@@ -32,9 +34,9 @@ TESTSUITE_AT = \
 	tests/percpu-faults.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
-	tests/ipip-packets.py tests/gso-packets.py tests/check-capture.py \
-	tests/ct-packets.py tests/flood-packets.py tests/iperf3-intervals.py \
-	tests/qemu/ipip-guest.sh \
+	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
+	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \
+	tests/iperf3-intervals.py tests/qemu/ipip-guest.sh \
 	tests/qemu/ipip-guest-init.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 

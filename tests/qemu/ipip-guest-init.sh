@@ -17,7 +17,8 @@
 # gives Linux's ipip device the addresses of the interop test, pings the
 # host's overlay address through it, prints the result on the console and
 # powers off.  /etc/ipip-guest.conf, written by ipip-guest.sh, sets
-# 'modules' (the .ko files to load, in dependency order) and 'pings'.
+# 'modules' (the .ko files to load, in dependency order), 'pings' and
+# 'mode'.
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -33,10 +34,16 @@ done
 ip link set lo up
 ip addr add 192.168.88.2/24 dev eth0
 ip link set eth0 up
-ip tunnel add ipip0 mode ipip local 192.168.88.2 remote 192.168.88.1
-ip addr add 10.77.0.2/24 dev ipip0
-ip link set ipip0 up
-echo "guest: ipip0 up"
+# 'mode' is ipip (device ipip0) or gre (tun0: gre0 is ip_gre's own
+# fallback device).
+dev=ipip0
+if [ "$mode" = gre ]; then
+    dev=tun0
+fi
+ip tunnel add $dev mode ${mode:-ipip} local 192.168.88.2 remote 192.168.88.1
+ip addr add 10.77.0.2/24 dev $dev
+ip link set $dev up
+echo "guest: $dev up"
 
 # The first pings are lost while the host's switch resolves the guest's
 # MAC by ARP (it drops the reply it cannot send yet), so uncounted warm-up

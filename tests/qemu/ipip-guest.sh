@@ -13,7 +13,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 #
-# Usage: ipip-guest.sh WORKDIR TAP [PINGS]
+# Usage: ipip-guest.sh WORKDIR TAP [PINGS [MODE]]
 #
 # Boots a qemu guest running Debian's 6.1 kernel whose NIC is the host tap
 # device TAP, so that the peer of our userspace datapath's ipip port is
@@ -23,6 +23,9 @@
 #     ipip0   local 192.168.88.2 remote 192.168.88.1, 10.77.0.2/24
 # pings 10.77.0.1 PINGS times (default 5) through ipip0, prints ping's
 # summary on its serial console (this script's stdout) and powers off.
+# MODE gre (default ipip) makes the tunnel a Linux GRE device instead
+# (ip_gre, 'ip tunnel add tun0 mode gre', no key), named tun0: the host
+# kernel has no gre link types either.
 #
 # WORKDIR receives the initramfs.  The exit status is 77 (autotest's
 # "skipped") if the kernel, its modules or a static busybox are missing,
@@ -30,9 +33,10 @@
 # timeout.
 set -e
 
-workdir=${1:?usage: ipip-guest.sh WORKDIR TAP [PINGS]}
-tap=${2:?usage: ipip-guest.sh WORKDIR TAP [PINGS]}
+workdir=${1:?usage: ipip-guest.sh WORKDIR TAP [PINGS [MODE]]}
+tap=${2:?usage: ipip-guest.sh WORKDIR TAP [PINGS [MODE]]}
 pings=${3:-5}
+mode=${4:-ipip}
 
 # The newest Debian kernel installed by linux-image-amd64.  Its bzImage
 # boots directly with -kernel (Linux boot protocol), no vmlinux needed.
@@ -48,7 +52,11 @@ file_is_static "$busybox" || { echo "ipip-guest: $busybox is not static" >&2; ex
 # virtio-net NIC and the ipip device.  Debian builds them all as modules.
 modules="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev"
 modules="$modules virtio_pci failover net_failover virtio_net"
-modules="$modules tunnel4 ip_tunnel ipip"
+case $mode in
+    ipip) modules="$modules tunnel4 ip_tunnel ipip" ;;
+    gre) modules="$modules gre ip_tunnel ip_gre" ;;
+    *) echo "ipip-guest: unknown mode $mode" >&2; exit 2 ;;
+esac
 
 root=$workdir/initramfs
 rm -rf "$root"
@@ -63,7 +71,8 @@ done
 
 # /init is ipip-guest-init.sh; this file tells it what to load and do.
 cp "$(dirname "$0")/ipip-guest-init.sh" "$root/init"
-printf 'modules="%s"\npings=%s\n' "$modules" "$pings" > "$root/etc/ipip-guest.conf"
+printf 'modules="%s"\npings=%s\nmode=%s\n' "$modules" "$pings" "$mode" \
+    > "$root/etc/ipip-guest.conf"
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$workdir/initramfs.gz"
 
 # TCG, so that the test does not depend on KVM, which the machines it runs

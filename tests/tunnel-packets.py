@@ -1,0 +1,147 @@
+#!/usr/bin/python3
+"""Crafts the packets of the vxlan, gre and geneve tests with scapy, an
+implementation of those encapsulations that is not ours, and prints each as
+hex on its own line.
+
+The topology the tests build: underlay bridge br0 (address 1.1.2.88, MAC
+given by --br0-mac) with dummy port p0; the remote endpoint is 1.1.2.92 with
+MAC f8:bc:12:44:34:b6; overlay hosts behind the tunnel port t0 and behind
+dummy port p1.
+
+Cases:
+  inner             the overlay frame a host sends into p1 (--tcp: a TCP
+                    segment with payload --size, --seq, --ident,
+                    --tcp-flags).
+  decap TYPE        what the remote endpoint sends into p0: 'inner' inside
+                    TYPE's headers (--key, --csum, --opt).
+  expect TYPE       what must leave p0: each frame of --inner-file inside
+                    TYPE's headers, every length and checksum computed by
+                    scapy.  The outer UDP source port, which our datapath
+                    takes from a hash of the inner flow, is read from the
+                    frame at the same line of --actual-file; the rest must
+                    match byte for byte.
+"""
+
+import argparse
+import sys
+
+from scapy.all import Ether, GRE, IP, TCP, UDP, Raw, raw
+from scapy.contrib.geneve import GENEVE, GeneveOptions
+from scapy.layers.vxlan import VXLAN
+
+REMOTE_MAC = "f8:bc:12:44:34:b6"
+HOST_MAC = "50:54:00:00:00:07"
+PEER_MAC = "50:54:00:00:00:08"
+LOCAL_IP = "1.1.2.88"
+REMOTE_IP = "1.1.2.92"
+PORTS = {"vxlan": 4789, "geneve": 6081}
+# OVS's default tunnel source port range (tnl/egress_port_range).
+SPORT_MIN, SPORT_MAX = 32768, 61000
+
+
+def inner(args):
+    payload = bytes(range(256)) * (args.size // 256 + 1)
+    l4 = (TCP(sport=40000, dport=5201, seq=args.seq, ack=1,
+              flags=args.tcp_flags, window=512)
+          if args.tcp else UDP(sport=1234, dport=5678))
+    return (Ether(src=HOST_MAC, dst=PEER_MAC)
+            / IP(src="10.0.0.1", dst="10.0.0.2", ttl=64, id=args.ident,
+                 flags="DF")
+            / l4 / Raw(payload[:args.size]))
+
+
+def geneve_options(opts):
+    """--opt CLASS:TYPE:HEXDATA, in order."""
+    out = []
+    for o in opts:
+        cls, typ, data = o.split(":")
+        out.append(GeneveOptions(classid=int(cls, 0), type=int(typ, 0),
+                                 data=bytes.fromhex(data)))
+    return out
+
+
+def tunnel_headers(args, sport):
+    """The headers between the outer IPv4 header and the inner frame."""
+    t = args.type
+    if t in PORTS:
+        udp = UDP(sport=sport, dport=args.dst_port or PORTS[t])
+        if not args.csum:
+            udp.chksum = 0
+        if t == "vxlan":
+            return udp / VXLAN(flags=0x08, vni=args.key)
+        opts = geneve_options(args.opt)
+        crit = any(int(o.split(":")[1], 0) & 0x80 for o in args.opt)
+        return udp / GENEVE(vni=args.key, proto=0x6558, options=opts,
+                            critical=1 if crit else 0)
+    gre = GRE(proto=0x6558)
+    if args.csum:
+        gre.chksum_present = 1
+    if args.key is not None and not args.no_key:
+        gre.key_present = 1
+        gre.key = args.key
+    return gre
+
+
+def outer_ip(src, dst, args, proto, ident=0):
+    return IP(src=src, dst=dst, proto=proto, tos=args.tos, ttl=args.ttl,
+              id=ident, flags=0 if args.no_df else "DF")
+
+
+def proto_of(t):
+    return 17 if t in PORTS else 47
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("case", choices=["inner", "decap", "expect"])
+    p.add_argument("type", nargs="?", choices=["vxlan", "gre", "geneve"])
+    p.add_argument("--br0-mac", default="aa:55:aa:55:00:00")
+    p.add_argument("--size", type=int, default=64)
+    p.add_argument("--tcp", action="store_true")
+    p.add_argument("--seq", type=int, default=1)
+    p.add_argument("--ident", type=int, default=1)
+    p.add_argument("--tcp-flags", default="PA")
+    p.add_argument("--key", type=lambda x: int(x, 0), default=None)
+    p.add_argument("--no-key", action="store_true")
+    p.add_argument("--csum", action="store_true")
+    p.add_argument("--tos", type=lambda x: int(x, 0), default=0)
+    p.add_argument("--ttl", type=int, default=64)
+    p.add_argument("--no-df", action="store_true")
+    p.add_argument("--dst-port", type=int, default=0)
+    p.add_argument("--opt", action="append", default=[])
+    p.add_argument("--sport", type=int, default=50000)
+    p.add_argument("--inner-file")
+    p.add_argument("--actual-file")
+    args = p.parse_args()
+    if args.type in PORTS and args.key is None:
+        args.key = 0
+
+    if args.case == "inner":
+        print(raw(inner(args)).hex())
+    elif args.case == "decap":
+        frame = (Ether(src=REMOTE_MAC, dst=args.br0_mac)
+                 / outer_ip(REMOTE_IP, LOCAL_IP, args, proto_of(args.type))
+                 / tunnel_headers(args, args.sport) / inner(args))
+        print(raw(frame).hex())
+    else:
+        inners = [l.strip() for l in open(args.inner_file) if l.strip()]
+        actuals = [l.strip() for l in open(args.actual_file) if l.strip()]
+        if len(inners) != len(actuals):
+            sys.exit("expected %d frames, got %d" % (len(inners),
+                                                     len(actuals)))
+        for i, a in zip(inners, actuals):
+            sport = 0
+            if args.type in PORTS:
+                sport = int(a[34 * 2 + 0:34 * 2 + 4], 16)
+                if not SPORT_MIN <= sport < SPORT_MAX:
+                    sys.exit("source port %d out of range" % sport)
+            frame = (Ether(src=args.br0_mac, dst=REMOTE_MAC)
+                     / outer_ip(LOCAL_IP, REMOTE_IP, args,
+                                proto_of(args.type))
+                     / tunnel_headers(args, sport)
+                     / Ether(bytes.fromhex(i)))
+            print(raw(frame).hex())
+
+
+if __name__ == "__main__":
+    main()
