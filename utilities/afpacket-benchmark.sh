@@ -23,13 +23,6 @@
 #   udp64ok the highest offered rate of 64-byte frames at which less than
 #           1% is lost, found by AFPB_SEARCH_STEPS (default 7) runs of
 #           AFPB_SEARCH_SECONDS (default 2) each, bisecting: pps offered;
-#   fwd64ok the same search, with trafgen (netsniff-ng) offering the
-#           64-byte UDP frames from afpb-a's interface and the frames
-#           counted where they reach afpb-b's interface (rx_packets), so
-#           that neither iperf3 socket bounds the figure: the switch's own
-#           lossless small-packet rate, pps offered;
-#   fwd64   trafgen offering AFPB_FWD_PACKETS (default 2000000) frames as
-#           fast as one process can: pps delivered to afpb-b, and the loss;
 #   cpu     (not by default) udp64 again (offered at AFPB_CPU_PPS packets
 #           per second if set), printing where the CPU went, in
 #           percent of one CPU: the machine's busy and softirq time, each
@@ -231,63 +224,6 @@ afpb_udp_ok() {
     echo "$lo $lo_rx"
 }
 
-# afpb_counter NS DEV COUNTER: prints interface DEV's statistics COUNTER
-# (e.g. rx_packets) in namespace NS.
-afpb_counter() {
-    ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
-}
-
-# afpb_fwd_at PPS SECONDS: trafgen sends 64-byte UDP frames (60 bytes
-# without the FCS) from afpb-a to afpb-b at PPS for SECONDS, or
-# AFPB_FWD_PACKETS frames as fast as it can if PPS is 0.  Prints the frames
-# per second that reached afpb-b's interface, the loss in percent (against
-# what left afpb-a's interface), and the frames per second offered.
-afpb_fwd_at() {
-    cfg=$work.trafgen
-    echo "{ eth(da=$(ip netns exec afpb-b cat /sys/class/net/b/address)," \
-         "sa=$(ip netns exec afpb-a cat /sys/class/net/a/address))," \
-         "ipv4(saddr=10.98.0.1, daddr=10.98.0.2, ttl=64)," \
-         "udp(sp=4000, dp=9), fill(0, 18) }" > "$cfg"
-    if [ "$1" = 0 ]; then
-        n=${AFPB_FWD_PACKETS:-2000000} rate=
-    else
-        n=$(($1 * $2)) rate="-b ${1}pps"
-    fi
-    tx0=$(afpb_counter afpb-a a tx_packets)
-    rx0=$(afpb_counter afpb-b b rx_packets)
-    t0=$(date +%s.%N)
-    ip netns exec afpb-a trafgen -i "$cfg" -o a -n "$n" $rate -P 1 -q \
-        > /dev/null 2>&1 || true
-    t1=$(date +%s.%N)
-    sleep 0.5
-    tx1=$(afpb_counter afpb-a a tx_packets)
-    rx1=$(afpb_counter afpb-b b rx_packets)
-    awk -v tx=$((tx1 - tx0)) -v rx=$((rx1 - rx0)) -v t="$t0" -v u="$t1" \
-        'BEGIN {d = u - t; if (d <= 0) d = 1;
-                printf "%d %.2f %d\n", rx / d,
-                       tx ? 100 * (tx - rx) / tx : 100, tx / d}'
-}
-
-# afpb_fwd_ok START: as afpb_udp_ok, with trafgen and interface counters.
-afpb_fwd_ok() {
-    lo=0 lo_rx=0 hi=0 rate=$1
-    for step in $(seq "${AFPB_SEARCH_STEPS:-7}"); do
-        r=$(afpb_fwd_at "$rate" "${AFPB_SEARCH_SECONDS:-2}")
-        loss=$(echo "$r" | awk '{print $2}')
-        if awk -v l="$loss" 'BEGIN {exit !(l < 1)}'; then
-            lo=$rate lo_rx=${r%% *}
-        else
-            hi=$rate
-        fi
-        if [ "$hi" = 0 ]; then
-            rate=$((lo * 2))
-        else
-            rate=$(((lo + hi) / 2))
-        fi
-    done
-    echo "$lo $lo_rx"
-}
-
 # afpb_cpu_snapshot: prints CPU time so far, in clock ticks, as
 # "NAME TICKS" lines: the machine's busy and softirq time (from /proc/stat),
 # each ovs-vswitchd thread by name, and the iperf3 processes of afpb-a
@@ -357,7 +293,7 @@ afpb_drops() {
 # udp64ok_received ("-" for a case not run).
 afpb_measure() {
     kind=$1
-    ping=- rr=- tcp1=- tcp4=- udp="- -" ok="- -" fwd="- -" fwdok="- -"
+    ping=- rr=- tcp1=- tcp4=- udp="- -" ok="- -"
     afpb_start "$1"
     for c in $cases; do
         case $c in
@@ -374,21 +310,13 @@ afpb_measure() {
             start=${udp% *}
             [ "$start" = - ] && start=100000
             ok=$(afpb_udp_ok "$start") ;;
-        fwd64) r=$(afpb_fwd_at 0 0)
-            fwd="${r%% *} $(echo "$r" | awk '{print $2}')" ;;
-        fwd64ok)
-            start=${fwd% *}
-            [ "$start" = - ] && start=100000
-            fwdok=$(afpb_fwd_ok "$start") ;;
         esac
     done
-    echo "$ping $rr $tcp1 $tcp4 $udp $ok $fwd $fwdok" >> "$work.$1"
+    echo "$ping $rr $tcp1 $tcp4 $udp $ok" >> "$work.$1"
     echo "  $1: ping ${ping} ms, rr ${rr} us, tcp1 $tcp1 Gbit/s," \
          "tcp4 $tcp4 Gbit/s, udp64 ${udp% *} pps received (loss" \
          "${udp#* }%), udp64 <1% loss up to ${ok% *} pps offered" \
-         "(${ok#* } received), fwd64 ${fwd% *} pps delivered (loss" \
-         "${fwd#* }%), fwd64 <1% loss up to ${fwdok% *} pps offered" \
-         "(${fwdok#* } delivered)"
+         "(${ok#* } received)"
     afpb_cleanup
 }
 
@@ -408,7 +336,7 @@ ratio() {
 }
 
 kinds=${AFPB_KINDS:-ours ring stock direct}
-cases=${AFPB_CASES:-ping rr tcp1 tcp4 udp64 udp64ok fwd64 fwd64ok}
+cases=${AFPB_CASES:-ping rr tcp1 tcp4 udp64 udp64ok}
 for k in $kinds; do
     rm -f "$work.$k"
 done
@@ -428,9 +356,7 @@ for k in $kinds; do
          "tcp1 $(median 3 "$f") Gbit/s, tcp4 $(median 4 "$f") Gbit/s," \
          "udp64 $(median 5 "$f") pps (loss $(median 6 "$f")%)," \
          "udp64 <1% loss $(median 7 "$f") pps offered" \
-         "($(median 8 "$f") received), fwd64 $(median 9 "$f") pps" \
-         "(loss $(median 10 "$f")%), fwd64 <1% loss $(median 11 "$f")" \
-         "pps offered ($(median 12 "$f") delivered)"
+         "($(median 8 "$f") received)"
 done
 if [ -f "$work.stock" ]; then
     for k in ours ring; do
@@ -441,12 +367,10 @@ if [ -f "$work.stock" ]; then
              "tcp1 $(ratio "$(median 3 "$f")" "$(median 3 "$g")")x," \
              "tcp4 $(ratio "$(median 4 "$f")" "$(median 4 "$g")")x," \
              "udp64 $(ratio "$(median 5 "$f")" "$(median 5 "$g")")x," \
-             "udp64 <1% loss $(ratio "$(median 7 "$f")" "$(median 7 "$g")")x," \
-             "fwd64 $(ratio "$(median 9 "$f")" "$(median 9 "$g")")x," \
-             "fwd64 <1% loss $(ratio "$(median 11 "$f")" "$(median 11 "$g")")x"
+             "udp64 <1% loss $(ratio "$(median 7 "$f")" "$(median 7 "$g")")x"
     done
 fi
 for k in $kinds; do
     rm -f "$work.$k"
 done
-rm -f "$work.cpu0" "$work.cpu1" "$work.trafgen"
+rm -f "$work.cpu0" "$work.cpu1"

@@ -5,14 +5,12 @@
 # guest running Linux's own ipip device for the interop test
 # (tests/qemu/ipip-guest.sh), since the host kernel cannot load modules.
 # clang (with its libFuzzer runtime) builds the fuzz targets of tests/fuzz.
-# netsniff-ng gives trafgen, with which afpacket-benchmark.sh offers small
-# frames faster than iperf3 can.
 set -e
 
 packages="openvswitch-source autoconf automake libtool pkg-config make gcc
     libssl-dev libcap-ng-dev libnuma-dev libunbound-dev libxdp-dev libbpf-dev
     python3 iproute2 iputils-ping iperf3 python3-scapy tcpdump procps
-    ethtool xz-utils libdpdk-dev clang netsniff-ng
+    ethtool xz-utils libdpdk-dev clang
     qemu-system-x86 linux-image-amd64 busybox-static cpio"
 
 missing=""
