@@ -37,6 +37,7 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
 	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \
 	tests/iperf3-intervals.py tests/afpacket-big-frames.py \
+	tests/afpacket-miss-flood.py \
 	tests/qemu/ipip-guest.sh \
 	tests/qemu/ipip-guest-init.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
