@@ -9,6 +9,7 @@ TESTSUITE_AT = \
 	tests/percpu-bridge.at \
 	tests/percpu-forwarding.at \
 	tests/percpu-flows.at \
+	tests/percpu-actions-check.at \
 	tests/percpu-flow-stats.at \
 	tests/percpu-bad-input.at \
 	tests/percpu-system.at \
