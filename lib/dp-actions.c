@@ -244,7 +244,7 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
     }
     dp_packet_batch_apply_cutlen(batch);
     if (OVS_UNLIKELY(q->port->is_internal)) {
-        tunnel_neigh_snoop(q->port, batch);
+        tunnel_neigh_snoop(t, q->port, batch);
     }
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
         uint16_t mru = frag_mru_get(packet);
