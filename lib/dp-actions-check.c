@@ -25,6 +25,8 @@
 #include "openvswitch/nsh.h"
 #include "odp-netlink.h"
 #include "odp-util.h"
+#include "openvswitch/tun-metadata.h"
+#include "packets.h"
 #include "util.h"
 
 /* An action's payload length is variable: its own check says. */
@@ -100,8 +102,73 @@ static const struct set_len set_lens[] = {
     [OVS_KEY_ATTR_RECIRC_ID] = { sizeof(uint32_t), true, true },
 };
 
+/* The payload length of each tunnel key attribute set(tunnel()) may hold,
+ * or LEN_VARIABLE (checked apart) or LEN_REFUSED.  OVS's own parser checks
+ * only the first three: it looks the others up against the wrong maximum
+ * (OVS_TUNNEL_ATTR_MAX in odp_tun_key_from_attr__()), so an empty TTL made
+ * nl_attr_get_u8() assert (found by tests/fuzz/fuzz-ct-action.c), and it
+ * copies Geneve options of any length into a 256-byte array. */
+static const int tunnel_lens[] = {
+    [OVS_TUNNEL_KEY_ATTR_ID] = sizeof(ovs_be64),
+    [OVS_TUNNEL_KEY_ATTR_IPV4_SRC] = sizeof(ovs_be32),
+    [OVS_TUNNEL_KEY_ATTR_IPV4_DST] = sizeof(ovs_be32),
+    [OVS_TUNNEL_KEY_ATTR_TOS] = 1,
+    [OVS_TUNNEL_KEY_ATTR_TTL] = 1,
+    [OVS_TUNNEL_KEY_ATTR_DONT_FRAGMENT] = 0,
+    [OVS_TUNNEL_KEY_ATTR_CSUM] = 0,
+    [OVS_TUNNEL_KEY_ATTR_OAM] = 0,
+    [OVS_TUNNEL_KEY_ATTR_GENEVE_OPTS] = LEN_VARIABLE,
+    [OVS_TUNNEL_KEY_ATTR_TP_SRC] = sizeof(ovs_be16),
+    [OVS_TUNNEL_KEY_ATTR_TP_DST] = sizeof(ovs_be16),
+    [OVS_TUNNEL_KEY_ATTR_VXLAN_OPTS] = LEN_VARIABLE,
+    [OVS_TUNNEL_KEY_ATTR_IPV6_SRC] = sizeof(struct in6_addr),
+    [OVS_TUNNEL_KEY_ATTR_IPV6_DST] = sizeof(struct in6_addr),
+    [OVS_TUNNEL_KEY_ATTR_PAD] = LEN_REFUSED,
+    [OVS_TUNNEL_KEY_ATTR_ERSPAN_OPTS] = sizeof(struct erspan_metadata),
+    [OVS_TUNNEL_KEY_ATTR_GTPU_OPTS] = sizeof(struct gtpu_metadata),
+};
+
+/* Most bytes of Geneve options a tunnel key may hold: what fits OVS's
+ * metadata, in whole 4-byte words, its length a byte (255 means "masked"
+ * there). */
+#define GENEVE_OPTS_MAX 252
+BUILD_ASSERT_DECL(GENEVE_OPTS_MAX <= TUN_METADATA_TOT_OPT_SIZE);
+
 static int check_list(const struct nlattr *actions, size_t len,
                       unsigned int depth);
+
+/* Returns true if 'key', an OVS_KEY_ATTR_TUNNEL attribute of a set()
+ * action, is one odp-execute can apply: each attribute known and of its
+ * length, Geneve options that fit, and what OVS's parser then accepts (a
+ * TTL, VXLAN options it can parse). */
+static bool
+tunnel_key_valid(const struct nlattr *key)
+{
+    const struct nlattr *a;
+    struct flow_tnl tnl;
+    size_t left;
+
+    NL_NESTED_FOR_EACH (a, left, key) {
+        unsigned int type = nl_attr_type(a);
+        size_t len = nl_attr_get_size(a);
+
+        if (type >= ARRAY_SIZE(tunnel_lens)
+            || tunnel_lens[type] == LEN_REFUSED
+            || (tunnel_lens[type] != LEN_VARIABLE
+                && len != (size_t) tunnel_lens[type])) {
+            return false;
+        }
+        if (type == OVS_TUNNEL_KEY_ATTR_GENEVE_OPTS
+            && (len % 4 || len > GENEVE_OPTS_MAX)) {
+            return false;
+        }
+    }
+    if (left) {
+        return false;
+    }
+    memset(&tnl, 0, sizeof tnl);
+    return odp_tun_key_from_attr(key, &tnl, NULL) != ODP_FIT_ERROR;
+}
 
 /* Returns the attribute nested in 'a' if 'a' holds exactly one, whole,
  * else NULL. */
@@ -132,10 +199,7 @@ check_set(const struct nlattr *a, bool masked)
     }
     type = nl_attr_type(key);
     if (type == OVS_KEY_ATTR_TUNNEL && !masked) {
-        struct flow_tnl tnl;
-
-        return odp_tun_key_from_attr(key, &tnl, NULL) == ODP_FIT_ERROR
-               ? EINVAL : 0;
+        return tunnel_key_valid(key) ? 0 : EINVAL;
     }
     if (type == OVS_KEY_ATTR_NSH) {
         struct ovs_key_nsh nsh, nsh_mask;

@@ -38,8 +38,10 @@
  *     at most DP_ACTIONS_MAX_DEPTH lists deep;
  *   - ct() passes dp_conntrack_action_valid(), wherever it is;
  *   - set() and set_masked() hold one key attribute, of a field
- *     odp-execute can set, of its length (twice it, masked), tunnel and
- *     NSH keys as OVS's own parsers accept them; hash() names an
+ *     odp-execute can set, of its length (twice it, masked), tunnel keys
+ *     attribute by attribute (OVS's parser does not check them all) and
+ *     then as that parser accepts them, NSH keys as OVS's parser accepts
+ *     them; hash() names an
  *     algorithm odp-execute has; userspace() holds only the attributes
  *     OVS defines, of their lengths; push_nsh() a header OVS can build.
  *
