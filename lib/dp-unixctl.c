@@ -240,6 +240,7 @@ static const struct named_counter tunnel_counters[] = {
     { PMD_TNL_TX_FRAGMENTED, "outer packets fragmented" },
     { PMD_TNL_TX_ICMP_FRAG_NEEDED, "icmp fragmentation needed sent" },
     { PMD_TNL_TX_ARP_REQUESTS, "arp requests sent" },
+    { PMD_TNL_ARP_REQUESTS_OVER_RATE, "arp requests over rate" },
     { PMD_TNL_DROP_BAD_HEADER, "drop bad outer header" },
     { PMD_TNL_DROP_TRUNCATED, "drop truncated" },
     { PMD_TNL_DROP_BAD_CSUM, "drop bad outer checksum" },

@@ -85,6 +85,8 @@ enum pmd_counter {
     PMD_TNL_TX_FRAGMENTED,      /* Outer packets sent as fragments. */
     PMD_TNL_TX_ICMP_FRAG_NEEDED,/* Too big with DF: ICMP sent back. */
     PMD_TNL_TX_ARP_REQUESTS,    /* ARP requests sent for a next hop. */
+    PMD_TNL_ARP_REQUESTS_OVER_RATE, /* Requests not sent: over the
+                                     * thread's request budget. */
     PMD_TNL_DROP_NO_ROUTE,      /* No route to the remote endpoint. */
     PMD_TNL_DROP_NO_UNDERLAY,   /* Route's device is not a port here. */
     PMD_TNL_DROP_NO_NEIGH,      /* Next hop's MAC not known yet. */

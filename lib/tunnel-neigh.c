@@ -81,12 +81,18 @@ struct pending {
     long long int sent;         /* ...at this time, in ms; 0: free slot. */
 };
 
-/* One thread's snooping budget, a token bucket.  Written only by the
- * thread whose index it has; padded so that threads share no line. */
-struct snoop_budget {
+/* A token bucket. */
+struct bucket {
+    uint32_t tokens;            /* What may still be done. */
+    long long int refilled;     /* When 'tokens' was last refilled, ms. */
+};
+
+/* One thread's budgets.  Written only by the thread whose index it has;
+ * padded so that threads share no line. */
+struct thread_budget {
     PADDED_MEMBERS(CACHE_LINE_SIZE,
-        uint32_t tokens;        /* ARP packets it may still examine. */
-        long long int refilled; /* When 'tokens' was last refilled, ms. */
+        struct bucket snoop;    /* ARP packets to examine. */
+        struct bucket request;  /* ARP requests to send. */
     );
 };
 
@@ -99,7 +105,7 @@ struct tunnel_neigh {
     struct pending pending[TUNNEL_NEIGH_MAX_PENDING] OVS_GUARDED;
 
     size_t n_threads;               /* Elements in 'budgets'. */
-    struct snoop_budget *budgets;   /* Budget i: thread i's. */
+    struct thread_budget *budgets;  /* Budget i: thread i's. */
 
     /* Main thread only. */
     uint64_t local_seq;             /* Internal ports' change seqs, summed
@@ -120,7 +126,8 @@ tunnel_neigh_create(size_t n_threads)
     tn->n_threads = n_threads;
     tn->budgets = xzalloc_cacheline(n_threads * sizeof *tn->budgets);
     for (size_t i = 0; i < n_threads; i++) {
-        tn->budgets[i].tokens = TUNNEL_NEIGH_SNOOP_BURST;
+        tn->budgets[i].snoop.tokens = TUNNEL_NEIGH_SNOOP_BURST;
+        tn->budgets[i].request.tokens = TUNNEL_NEIGH_REQUEST_BURST;
     }
     return tn;
 }
@@ -349,6 +356,39 @@ pending_take(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
     return false;
 }
 
+/* Takes one token from bucket 'b', which gains 'rate' a second up to
+ * 'burst', at time 'now' (ms), and returns true, or returns false if none
+ * is left. */
+static bool
+bucket_take(struct bucket *b, uint32_t rate, uint32_t burst,
+            long long int now)
+{
+    if (now > b->refilled) {
+        uint64_t tokens = b->tokens
+                          + (uint64_t) (now - b->refilled) * rate / 1000;
+
+        if (tokens > b->tokens) {
+            b->tokens = MIN(tokens, burst);
+            b->refilled = now;
+        }
+    }
+    if (!b->tokens) {
+        return false;
+    }
+    b->tokens--;
+    return true;
+}
+
+/* Takes one token from 't''s snooping budget, and returns true, or returns
+ * false if none is left. */
+static bool
+budget_take(struct pmd_thread *t)
+{
+    return bucket_take(&t->dp->tunnel_neigh->budgets[t->index].snoop,
+                       TUNNEL_NEIGH_SNOOP_RATE, TUNNEL_NEIGH_SNOOP_BURST,
+                       t->now);
+}
+
 /* Returns true if 't' may send an ARP request for 'ip' now, and records
  * that it does.  The history is the thread's own. */
 static bool
@@ -377,7 +417,8 @@ request_allowed(struct pmd_thread *t, ovs_be32 ip)
 
 /* Sends, from bridge local port 'local_port' with MAC 'local_mac', an ARP
  * request for 'next_hop' from address 'src', unless 't' sent one for it
- * less than a second ago, and remembers it, so that the answer is learned.
+ * less than a second ago or is over its request budget, and remembers it,
+ * so that the answer is learned.
  * The request goes through the underlay bridge's flows as if the host had
  * sent it. */
 void
@@ -389,6 +430,12 @@ tunnel_neigh_request(struct pmd_thread *t, struct dp_port *local_port,
     struct dp_packet *packet;
 
     if (!request_allowed(t, next_hop)) {
+        return;
+    }
+    if (!bucket_take(&t->dp->tunnel_neigh->budgets[t->index].request,
+                     TUNNEL_NEIGH_REQUEST_RATE, TUNNEL_NEIGH_REQUEST_BURST,
+                     t->now)) {
+        pmd_counter_add(t, PMD_TNL_ARP_REQUESTS_OVER_RATE, 1);
         return;
     }
     pending_add(t->dp->tunnel_neigh, local_port->port_no, next_hop, t->now);
@@ -414,31 +461,6 @@ port_has_addr(const struct port_addrs *addrs, odp_port_t port_no,
         }
     }
     return false;
-}
-
-/* Takes one token from 't''s snooping budget, and returns true, or returns
- * false if none is left. */
-static bool
-budget_take(struct pmd_thread *t)
-{
-    struct snoop_budget *b = &t->dp->tunnel_neigh->budgets[t->index];
-
-    if (t->now > b->refilled) {
-        long long int elapsed = t->now - b->refilled;
-        uint64_t tokens = b->tokens
-                          + (uint64_t) elapsed * TUNNEL_NEIGH_SNOOP_RATE
-                            / 1000;
-
-        if (tokens > b->tokens) {
-            b->tokens = MIN(tokens, TUNNEL_NEIGH_SNOOP_BURST);
-            b->refilled = t->now;
-        }
-    }
-    if (!b->tokens) {
-        return false;
-    }
-    b->tokens--;
-    return true;
 }
 
 /* A gratuitous ARP from 'ip' claiming 'mac', delivered to 'dev': never

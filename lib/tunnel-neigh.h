@@ -32,9 +32,12 @@
  *
  * A tunnel packet whose next hop is not in the cache makes its thread send
  * an ARP request from the underlay bridge's local port, at most once a
- * second per next hop per thread (the thread's own history), and remember
- * that it asked: at most TUNNEL_NEIGH_MAX_PENDING (port, address) pairs,
- * each for TUNNEL_NEIGH_PENDING_MS, the oldest forgotten first.
+ * second per next hop per thread (the thread's own history) and at most
+ * TUNNEL_NEIGH_REQUEST_BURST at once and TUNNEL_NEIGH_REQUEST_RATE a
+ * second in all per thread (a burst to many unresolved next hops must not
+ * turn into a broadcast storm on the underlay), and remember that it
+ * asked: at most TUNNEL_NEIGH_MAX_PENDING (port, address) pairs, each for
+ * TUNNEL_NEIGH_PENDING_MS, the oldest forgotten first.
  *
  * What is learned
  * ===============
@@ -114,6 +117,11 @@ struct tunnel_neigh;
  * many, then this many a second. */
 #define TUNNEL_NEIGH_SNOOP_BURST 1000
 #define TUNNEL_NEIGH_SNOOP_RATE 1000
+
+/* ARP requests one thread may send: a burst of this many, then this many a
+ * second. */
+#define TUNNEL_NEIGH_REQUEST_BURST 1000
+#define TUNNEL_NEIGH_REQUEST_RATE 1000
 
 /* Main thread. */
 struct tunnel_neigh *tunnel_neigh_create(size_t n_threads);
