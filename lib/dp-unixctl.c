@@ -251,6 +251,7 @@ static const struct named_counter tunnel_counters[] = {
     { PMD_TNL_DROP_TOO_BIG, "drop too big" },
     { PMD_TNL_RX_FRAGMENTS_COPIED, "outer fragments copied" },
     { PMD_TNL_DROP_NESTING, "drop tunnel nesting" },
+    { PMD_TNL_DROP_TOO_LONG, "drop outer too long" },
 };
 
 /* The software offload counters, as gso-stats-show names them. */

@@ -99,6 +99,8 @@ enum pmd_counter {
     PMD_TNL_DROP_NESTING,       /* Decapsulated more than
                                  * VPORT_TUNNEL_MAX_NESTING times in a row
                                  * (a tunnel looping into itself). */
+    PMD_TNL_DROP_TOO_LONG,      /* Encapsulated, it would exceed 65535
+                                 * bytes. */
 
     /* Software segmentation (gso.h), copied from 'gso_stats' when the
      * thread flushes its output. */

@@ -1372,6 +1372,42 @@ underlay_add(struct pmd_thread *t, struct dp_packet_batch *underlay,
     dp_packet_batch_add(underlay, packet);
 }
 
+/* Bytes of the Ethernet and outer IPv4 headers that encapsulation puts in
+ * front of a tunnel's own header. */
+#define TUNNEL_OUTER_HLEN (ETH_HEADER_LEN + IP_HEADER_LEN)
+
+/* Makes room in front of 'packet' for 'push' bytes of headers, so that
+ * pushing them reallocates nothing.  Returns the packet to push them on (a
+ * copy, the original freed, if its buffer could not grow in place), or
+ * NULL, leaving 'packet' to the caller, if the frame would exceed what a
+ * dp_packet holds: an IPv4 datagram has at most 65535 bytes, and OVS 3.1
+ * records a packet's allocation in 16 bits, which a larger one wraps
+ * (dp_packet_resize()), so the whole frame must fit in them. */
+static struct dp_packet *
+make_headroom(struct dp_packet *packet, size_t push)
+{
+    size_t size = dp_packet_size(packet);
+    struct dp_packet *copy;
+
+    if (size + push > UINT16_MAX) {
+        return NULL;
+    }
+    if (dp_packet_headroom(packet) >= push) {
+        return packet;
+    }
+    if ((packet->source == DPBUF_MALLOC || packet->source == DPBUF_STUB)
+        && dp_packet_tailroom(packet) <= UINT16_MAX - size - push) {
+        dp_packet_resize(packet, push, dp_packet_tailroom(packet));
+        return packet;
+    }
+    /* A DPDK or AF_XDP buffer cannot grow (dp_packet_resize() aborts on
+     * it), and a buffer with much tailroom would not fit 16 bits: a copy
+     * with exactly the room needed. */
+    copy = dp_packet_clone_with_headroom(packet, push);
+    dp_packet_delete(packet);
+    return copy;
+}
+
 /* Encapsulates one packet (no TSO mark), output to 'vport', whose tunnel
  * header is 'hlen' bytes, and adds the result, one frame or its fragments,
  * to 'underlay'.  '*u' caches the underlay of the previous packet of the
@@ -1383,6 +1419,7 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
 {
     const struct flow_tnl *tnl = &packet->md.tunnel;
     const struct ip_header *inner;
+    struct dp_packet *roomy;
     struct outer_fields f;
     size_t inner_len;
 
@@ -1416,6 +1453,17 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
          * Linux's ip_tunnel clears DF for an inner packet without it. */
         f.df = false;
     }
+
+    roomy = make_headroom(packet, TUNNEL_OUTER_HLEN + hlen);
+    if (!roomy) {
+        VLOG_DBG_RL(&rl, "%s: dropped a %"PRIuSIZE"-byte packet: "
+                    "encapsulated, it would exceed 65535 bytes",
+                    netdev_get_name(vport->port->netdev), inner_len);
+        tx_drop(t, vport, packet, PMD_TNL_DROP_TOO_LONG);
+        return;
+    }
+    packet = roomy;
+    tnl = &packet->md.tunnel;
 
     port_count(t, vport, NETDEV_IPIP_TX_PACKETS, 1);
     port_count(t, vport, NETDEV_IPIP_TX_BYTES, inner_len);
