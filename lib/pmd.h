@@ -101,6 +101,8 @@ enum pmd_counter {
                                  * (a tunnel looping into itself). */
     PMD_TNL_DROP_TOO_LONG,      /* Encapsulated, it would exceed 65535
                                  * bytes. */
+    PMD_TNL_ICMP_SUPPRESSED,    /* ICMP "fragmentation needed" not sent:
+                                 * over the thread's rate limit. */
 
     /* Software segmentation (gso.h), copied from 'gso_stats' when the
      * thread flushes its output. */
@@ -180,7 +182,7 @@ struct pmd_thread {
      * list linked through the cells, flushed into the flow lookup at the
      * round's end; how many decapsulations deep the packets it forwards
      * are; and the tunnel layer's other state of this thread (fragment
-     * verdicts), created at first use. */
+     * verdicts, the ICMP rate limit), created at first use. */
     struct vport_tunnel_rx *active_tunnels;
     size_t n_active_tunnels;
     unsigned int tunnel_nesting;

@@ -162,10 +162,23 @@ struct frag_verdict {
     long long int expires;          /* When it lapses, in ms; 0: unused. */
 };
 
+/* Linux's defaults for ICMP errors (net.ipv4.icmp_msgs_per_sec and
+ * icmp_msgs_burst): a thread sends at most this many "fragmentation
+ * needed" a second, after a burst of ICMP_BURST. */
+#define ICMP_RATE_PER_SEC 1000
+#define ICMP_BURST 50
+
 /* A forwarding thread's own state of the tunnel layer.  Written only by
  * that thread. */
 struct vport_tunnel_thread {
     struct frag_verdict verdicts[FRAG_VERDICTS];
+
+    /* ICMP "fragmentation needed" token bucket, as Linux's
+     * icmp_global_allow(): 'icmp_credit' messages may be sent now; it
+     * grows by ICMP_RATE_PER_SEC a second up to ICMP_BURST. */
+    uint32_t icmp_credit;
+    long long int icmp_stamp;       /* When last refilled, in ms; 0: never,
+                                     * the bucket starts full. */
 };
 
 /* Rate limit of the error logs of the forwarding threads. */
@@ -1243,18 +1256,53 @@ get_underlay(struct pmd_thread *t, struct vport_tunnel *vport,
     return *have_u;
 }
 
+/* Returns true if 't' may send an ICMP error now, taking a token from its
+ * bucket, as Linux's icmp_global_allow() does with icmp_msgs_per_sec and
+ * icmp_msgs_burst.  A thread's bucket bounds what a flood of too-big
+ * packets costs it, whoever sends them.  (Linux also limits each
+ * destination, net.ipv4.icmp_ratelimit, with a table of peers; a thread
+ * here has none, and one sender's traffic can only use up its own
+ * thread's tokens.) */
+static bool
+icmp_allowed(struct pmd_thread *t)
+{
+    struct vport_tunnel_thread *tt = thread_state(t);
+    long long int elapsed = t->now - tt->icmp_stamp;
+
+    if (!tt->icmp_stamp || elapsed * ICMP_RATE_PER_SEC >= 1000 * ICMP_BURST
+        || elapsed < 0) {
+        tt->icmp_credit = ICMP_BURST;
+        tt->icmp_stamp = t->now ? t->now : 1;
+    } else if (elapsed * ICMP_RATE_PER_SEC >= 1000) {
+        uint32_t tokens = elapsed * ICMP_RATE_PER_SEC / 1000;
+
+        tt->icmp_credit = MIN(ICMP_BURST, tt->icmp_credit + tokens);
+        tt->icmp_stamp += tokens * 1000 / ICMP_RATE_PER_SEC;
+    }
+    if (!tt->icmp_credit) {
+        return false;
+    }
+    tt->icmp_credit--;
+    return true;
+}
+
 /* Answers 'packet', too big for the tunnel's path MTU 'mtu' with DF set,
  * with an ICMP "fragmentation needed", received back on 'vport' as if from
  * the tunnel's far end, so that the flows that deliver the tunnel's traffic
- * take it to the sender.  Frees 'packet'. */
+ * take it to the sender, unless 't' is over its ICMP rate limit.  Frees
+ * 'packet'. */
 static void
 send_frag_needed(struct pmd_thread *t, struct vport_tunnel *vport,
                  struct dp_packet *packet, ovs_be32 local, int mtu)
 {
     const struct flow_tnl *tnl = &packet->md.tunnel;
-    struct dp_packet *icmp;
+    struct dp_packet *icmp = NULL;
 
-    icmp = ip_icmp_frag_needed(packet, local, mtu);
+    if (icmp_allowed(t)) {
+        icmp = ip_icmp_frag_needed(packet, local, mtu);
+    } else {
+        pmd_counter_add(t, PMD_TNL_ICMP_SUPPRESSED, 1);
+    }
     if (icmp && rx_nesting_ok(t, vport, icmp)) {
         struct flow_tnl *rtnl;
 
