@@ -29,6 +29,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "afpacket-frame.h"
 #include "afpacket-vnet.h"
 #include "dp-packet.h"
 #include "openvswitch/poll-loop.h"
@@ -44,12 +45,6 @@ VLOG_DEFINE_THIS_MODULE(afpacket_ring);
  * own lengths in a block; only its consistency with the block size is
  * checked.  This one divides every valid block size. */
 #define AFPACKET_RX_FRAME_SIZE 2048
-
-/* Room left in front of each received packet: enough to push a VLAN tag or
- * an ipip tunnel's outer headers without moving the data (dpif-netdev's
- * DP_NETDEV_HEADROOM only fits a VLAN tag), plus 2 bytes so that the IP
- * header behind a 14-byte Ethernet header is 4-byte aligned. */
-#define AFPACKET_RX_HEADROOM (128 + 2)
 
 /* A socket-mode queue's receive buffer, in ring sizes.  Linux charges
  * each queued frame its buffer's whole truesize, about 1 KiB for a 64-byte
@@ -79,6 +74,8 @@ enum afpacket_rx_counter {
     AFPACKET_RX_BYTES,
     AFPACKET_RX_DROPPED_TRUNCATED,
     AFPACKET_RX_DROPPED_VNET,
+    AFPACKET_RX_DROPPED_TOO_LONG,
+    AFPACKET_RX_DROPPED_TINY_GSO,
     AFPACKET_RX_N_COUNTERS
 };
 
@@ -101,6 +98,10 @@ struct afpacket_rx_msgs {
     } cmsgs[NETDEV_MAX_BURST];  /* Their control messages. */
     uint8_t *bufs;              /* NETDEV_MAX_BURST buffers of
                                  * AFPACKET_RX_SOCK_BUF_SIZE bytes. */
+    int n_msgs;                 /* Messages the last recvmmsg() read... */
+    int next_msg;               /* ...and the first not yet turned into
+                                 * packets (a batch may fill first: a frame
+                                 * can become several packets). */
 };
 
 struct afpacket_rx {
@@ -109,15 +110,17 @@ struct afpacket_rx {
     enum afpacket_rx_mode mode; /* Ring or socket. */
     struct afpacket_rx_msgs *msgs;  /* Socket mode: the scratch space,
                                      * owned by the polling thread. */
-    uint8_t *ring;              /* Ring mode: its mapped ring... */
+    uint8_t *ring;              /* Ring mode: its mapped ring (or, from
+                                 * afpacket_rx_open_memory(), the
+                                 * caller's)... */
     size_t ring_size;           /* ...of this many bytes... */
     uint32_t block_size;        /* ...in blocks of this size... */
     uint32_t n_blocks;          /* ...and this many. */
 
     /* Owned by the polling thread: where reading stands. */
     uint32_t block;             /* Index of the block to read next. */
-    const uint8_t *next;        /* Next frame in 'block', or NULL if that
-                                 * block is not yet open (still Linux's). */
+    bool block_open;            /* 'block' is ours (Linux handed it over). */
+    uint32_t next_ofs;          /* Offset in 'block' of the next frame. */
     uint32_t frames_left;       /* Frames left to read in an open block. */
 
     /* Written by the polling thread, read by any. */
@@ -379,10 +382,36 @@ afpacket_rx_open(int ifindex, const struct afpacket_ring_config *cfg,
     return 0;
 }
 
+int
+afpacket_rx_open_memory(void *ring, uint32_t block_size, uint32_t n_blocks,
+                        struct afpacket_rx **rxp)
+{
+    struct afpacket_rx *rx;
+
+    *rxp = NULL;
+    if (!block_size || !n_blocks || (uintptr_t) ring % sizeof(uint64_t)
+        || block_size % sizeof(uint64_t)) {
+        return EINVAL;
+    }
+    rx = xzalloc_cacheline(sizeof *rx);
+    rx->fd = -1;
+    rx->mode = AFPACKET_RX_RING;
+    rx->ring = ring;
+    rx->block_size = block_size;
+    rx->n_blocks = n_blocks;
+    *rxp = rx;
+    return 0;
+}
+
 void
 afpacket_rx_close(struct afpacket_rx *rx)
 {
     if (!rx) {
+        return;
+    }
+    if (rx->fd < 0) {
+        /* From afpacket_rx_open_memory(): nothing of ours but 'rx'. */
+        free_cacheline(rx);
         return;
     }
     if (rx->ring) {
@@ -417,8 +446,11 @@ rx_open_block(struct afpacket_rx *rx)
     }
     /* Read the frames only after seeing the status that publishes them. */
     atomic_thread_fence(memory_order_acquire);
-    rx->next = (const uint8_t *) bd + bd->hdr.bh1.offset_to_first_pkt;
-    rx->frames_left = bd->hdr.bh1.num_pkts;
+    rx->block_open = true;
+    if (afpacket_v3_block_open((const uint8_t *) bd, rx->block_size,
+                               &rx->next_ofs, &rx->frames_left)) {
+        counter_add(rx->counters, AFPACKET_RX_DROPPED_TRUNCATED, 1);
+    }
     return true;
 }
 
@@ -431,97 +463,92 @@ rx_release_block(struct afpacket_rx *rx)
     /* Finish reading the block before Linux may overwrite it. */
     atomic_thread_fence(memory_order_release);
     *(volatile uint32_t *) &bd->hdr.bh1.block_status = TP_STATUS_KERNEL;
-    rx->next = NULL;
+    rx->block_open = false;
     rx->frames_left = 0;
     rx->block = rx->block + 1 < rx->n_blocks ? rx->block + 1 : 0;
 }
 
-/* What Linux says of a received frame besides its bytes. */
-struct rx_frame_info {
-    bool vlan_valid;            /* Linux took a VLAN tag out of the frame: */
-    uint16_t vlan_tpid;         /* ...its TPID... */
-    uint16_t vlan_tci;          /* ...and TCI. */
-};
-
-/* Copies the 'len' bytes of 'frame', preceded in memory by the virtio-net
- * header 'vnet', into a new packet, with its VLAN tag back in place and its
- * offload metadata.  Returns NULL, counting why, if it must be dropped. */
-static struct dp_packet *
-rx_make_packet(struct afpacket_rx *rx, const uint8_t *frame, uint32_t len,
-               const struct virtio_net_hdr *vnet,
-               const struct rx_frame_info *info)
+/* Turns the 'len' bytes of 'frame', received with virtio-net header 'vnet'
+ * and VLAN tag 'info', into packets added to 'batch', which must have room
+ * for afpacket_frame_n_slots() more, each with RSS hash 'rxhash' if
+ * nonzero.  Counts the frame if it is dropped. */
+static void
+rx_frame_to_batch(struct afpacket_rx *rx, const uint8_t *frame, uint32_t len,
+                  const struct virtio_net_hdr *vnet,
+                  const struct afpacket_frame_info *info, uint32_t rxhash,
+                  struct dp_packet_batch *batch)
 {
-    struct dp_packet *p;
-    int vlan_shift = 0;
+    size_t first = dp_packet_batch_size(batch);
 
-    p = dp_packet_new_with_headroom(len, AFPACKET_RX_HEADROOM);
-    memcpy(dp_packet_data(p), frame, len);
-    dp_packet_set_size(p, len);
-
-    if (info->vlan_valid) {
-        /* Linux took the tag out of the frame (VLAN acceleration). */
-        eth_push_vlan(p, htons(info->vlan_tpid), htons(info->vlan_tci));
-        vlan_shift = VLAN_HEADER_LEN;
-    }
-    if (OVS_UNLIKELY(afpacket_vnet_to_packet(p, vnet, vlan_shift))) {
+    switch (afpacket_frame_to_packets(frame, len, vnet, info, batch)) {
+    case AFPACKET_FRAME_OK:
+        if (rxhash) {
+            for (size_t i = first; i < dp_packet_batch_size(batch); i++) {
+                dp_packet_set_rss_hash(batch->packets[i], rxhash);
+            }
+        }
+        break;
+    case AFPACKET_FRAME_TOO_LONG:
+        counter_add(rx->counters, AFPACKET_RX_DROPPED_TOO_LONG, 1);
+        break;
+    case AFPACKET_FRAME_BAD_VNET:
         counter_add(rx->counters, AFPACKET_RX_DROPPED_VNET, 1);
-        dp_packet_delete(p);
-        return NULL;
+        break;
+    case AFPACKET_FRAME_TINY_GSO:
+        counter_add(rx->counters, AFPACKET_RX_DROPPED_TINY_GSO, 1);
+        break;
+    case AFPACKET_FRAME_MALFORMED:
+    default:
+        counter_add(rx->counters, AFPACKET_RX_DROPPED_TRUNCATED, 1);
+        break;
     }
-    return p;
 }
 
-/* Copies the ring frame whose header is 'hdr' into a new packet.  Returns
- * NULL, counting why, if it must be dropped. */
-static struct dp_packet *
-rx_frame_to_packet(struct afpacket_rx *rx, const struct tpacket3_hdr *hdr)
+/* Returns the room left in 'batch'. */
+static size_t
+batch_room(const struct dp_packet_batch *batch)
 {
-    const uint8_t *frame = (const uint8_t *) hdr + hdr->tp_mac;
-    struct rx_frame_info info = {
-        .vlan_valid = (hdr->tp_status & TP_STATUS_VLAN_VALID) != 0,
-        .vlan_tpid = (hdr->tp_status & TP_STATUS_VLAN_TPID_VALID
-                      ? hdr->hv1.tp_vlan_tpid : ETH_TYPE_VLAN_8021Q),
-        .vlan_tci = hdr->hv1.tp_vlan_tci,
-    };
-    struct dp_packet *p;
-
-    if (OVS_UNLIKELY(hdr->tp_snaplen < hdr->tp_len
-                     || hdr->tp_mac < sizeof(struct virtio_net_hdr))) {
-        counter_add(rx->counters, AFPACKET_RX_DROPPED_TRUNCATED, 1);
-        return NULL;
-    }
-    p = rx_make_packet(rx, frame, hdr->tp_snaplen,
-                       ALIGNED_CAST(const struct virtio_net_hdr *,
-                                    frame - sizeof(struct virtio_net_hdr)),
-                       &info);
-    if (p) {
-        dp_packet_set_rss_hash(p, hdr->hv1.tp_rxhash);
-    }
-    return p;
+    return NETDEV_MAX_BURST - dp_packet_batch_size(batch);
 }
 
 /* Ring mode of afpacket_rx_recv(): reads the frames of the blocks Linux
- * has handed over into 'batch', which is initialized and empty. */
+ * has handed over into 'batch', which is initialized and empty, and stops
+ * before a frame the batch has no room left for. */
 static void
 rx_recv_ring(struct afpacket_rx *rx, struct dp_packet_batch *batch)
 {
     while (!dp_packet_batch_is_full(batch)) {
-        const struct tpacket3_hdr *hdr;
-        struct dp_packet *p;
+        const uint8_t *block;
+        struct afpacket_v3_frame f;
+        uint32_t next_ofs;
+        int error;
 
-        if (!rx->next && !rx_open_block(rx)) {
+        if (!rx->block_open && !rx_open_block(rx)) {
             break;
         }
         if (!rx->frames_left) {
             rx_release_block(rx);
             continue;
         }
-        hdr = ALIGNED_CAST(const struct tpacket3_hdr *, rx->next);
-        p = rx_frame_to_packet(rx, hdr);
-        if (p) {
-            dp_packet_batch_add(batch, p);
+        block = (const uint8_t *) rx_block(rx, rx->block);
+        error = afpacket_v3_frame_parse(block, rx->block_size, rx->next_ofs,
+                                        &f, &next_ofs);
+        if (error == EINVAL) {
+            /* The rest of the block cannot be found. */
+            counter_add(rx->counters, AFPACKET_RX_DROPPED_TRUNCATED, 1);
+            rx_release_block(rx);
+            continue;
+        } else if (error) {
+            counter_add(rx->counters, AFPACKET_RX_DROPPED_TRUNCATED, 1);
+        } else if (batch_room(batch) < afpacket_frame_n_slots(f.len,
+                                                              &f.info)) {
+            /* Next time, with an empty batch. */
+            break;
+        } else {
+            rx_frame_to_batch(rx, f.frame, f.len, f.vnet, &f.info, f.rxhash,
+                              batch);
         }
-        rx->next += hdr->tp_next_offset;
+        rx->next_ofs = next_ofs;
         if (!--rx->frames_left) {
             rx_release_block(rx);
         }
@@ -531,7 +558,7 @@ rx_recv_ring(struct afpacket_rx *rx, struct dp_packet_batch *batch)
 /* Reads the VLAN tag of a socket-mode message 'msg' from its PACKET_AUXDATA
  * control message into 'info'. */
 static void
-rx_msg_info(const struct msghdr *msg, struct rx_frame_info *info)
+rx_msg_info(const struct msghdr *msg, struct afpacket_frame_info *info)
 {
     const struct cmsghdr *cmsg;
 
@@ -556,11 +583,10 @@ rx_msg_info(const struct msghdr *msg, struct rx_frame_info *info)
     }
 }
 
-/* Socket mode of afpacket_rx_recv(): reads the frames queued on the socket,
- * up to a batch, with one recvmmsg(), into 'batch', which is initialized
- * and empty. */
-static void
-rx_recv_socket(struct afpacket_rx *rx, struct dp_packet_batch *batch)
+/* Reads up to a batch of the frames queued on the socket of 'rx' with one
+ * recvmmsg(), into its scratch space.  Returns the number read. */
+static int
+rx_socket_read(struct afpacket_rx *rx)
 {
     struct afpacket_rx_msgs *m = rx->msgs;
     int n;
@@ -576,27 +602,43 @@ rx_recv_socket(struct afpacket_rx *rx, struct dp_packet_batch *batch)
     do {
         n = recvmmsg(rx->fd, m->msgs, NETDEV_MAX_BURST, MSG_DONTWAIT, NULL);
     } while (n < 0 && errno == EINTR);
+    return MAX(n, 0);
+}
 
-    for (int i = 0; i < n; i++) {
-        const struct msghdr *msg = &m->msgs[i].msg_hdr;
-        const uint8_t *buf = m->iovs[i].iov_base;
-        uint32_t len = m->msgs[i].msg_len;
-        struct rx_frame_info info;
-        struct dp_packet *p;
+/* Socket mode of afpacket_rx_recv(): turns the frames read from the socket
+ * and not yet taken, or if there are none, the next ones, into packets in
+ * 'batch', which is initialized and empty, until the batch has no room for
+ * the next frame. */
+static void
+rx_recv_socket(struct afpacket_rx *rx, struct dp_packet_batch *batch)
+{
+    struct afpacket_rx_msgs *m = rx->msgs;
+
+    if (m->next_msg >= m->n_msgs) {
+        m->n_msgs = rx_socket_read(rx);
+        m->next_msg = 0;
+    }
+    for (; m->next_msg < m->n_msgs; m->next_msg++) {
+        const struct msghdr *msg = &m->msgs[m->next_msg].msg_hdr;
+        const uint8_t *buf = m->iovs[m->next_msg].iov_base;
+        uint32_t len = m->msgs[m->next_msg].msg_len;
+        struct afpacket_frame_info info;
 
         if (OVS_UNLIKELY(msg->msg_flags & MSG_TRUNC
-                         || len < sizeof(struct virtio_net_hdr))) {
+                         || len < sizeof(struct virtio_net_hdr)
+                         || len > AFPACKET_RX_SOCK_BUF_SIZE)) {
             counter_add(rx->counters, AFPACKET_RX_DROPPED_TRUNCATED, 1);
             continue;
         }
+        len -= sizeof(struct virtio_net_hdr);
         rx_msg_info(msg, &info);
-        p = rx_make_packet(rx, buf + sizeof(struct virtio_net_hdr),
-                           len - sizeof(struct virtio_net_hdr),
-                           ALIGNED_CAST(const struct virtio_net_hdr *, buf),
-                           &info);
-        if (p) {
-            dp_packet_batch_add(batch, p);
+        if (batch_room(batch) < afpacket_frame_n_slots(len, &info)) {
+            /* Next time, with an empty batch. */
+            break;
         }
+        rx_frame_to_batch(rx, buf + sizeof(struct virtio_net_hdr), len,
+                          ALIGNED_CAST(const struct virtio_net_hdr *, buf),
+                          &info, 0, batch);
     }
 }
 
@@ -627,7 +669,12 @@ afpacket_rx_recv(struct afpacket_rx *rx, struct dp_packet_batch *batch)
 void
 afpacket_rx_wait(struct afpacket_rx *rx)
 {
-    poll_fd_wait(rx->fd, POLLIN);
+    if (rx->msgs && rx->msgs->next_msg < rx->msgs->n_msgs) {
+        /* Frames already read wait for a batch with room. */
+        poll_immediate_wake();
+    } else {
+        poll_fd_wait(rx->fd, POLLIN);
+    }
 }
 
 void
@@ -636,7 +683,9 @@ afpacket_rx_get_stats(struct afpacket_rx *rx, struct afpacket_rx_stats *stats)
     struct tpacket_stats_v3 kstats;
     socklen_t len = sizeof kstats;
 
-    if (!getsockopt(rx->fd, SOL_PACKET, PACKET_STATISTICS, &kstats, &len)) {
+    if (rx->fd >= 0
+        && !getsockopt(rx->fd, SOL_PACKET, PACKET_STATISTICS, &kstats,
+                       &len)) {
         rx->kernel_dropped += kstats.tp_drops;
     }
     stats->packets = counter_get(rx->counters, AFPACKET_RX_PACKETS);
@@ -644,6 +693,10 @@ afpacket_rx_get_stats(struct afpacket_rx *rx, struct afpacket_rx_stats *stats)
     stats->dropped_truncated = counter_get(rx->counters,
                                            AFPACKET_RX_DROPPED_TRUNCATED);
     stats->dropped_vnet = counter_get(rx->counters, AFPACKET_RX_DROPPED_VNET);
+    stats->dropped_too_long = counter_get(rx->counters,
+                                          AFPACKET_RX_DROPPED_TOO_LONG);
+    stats->dropped_tiny_gso = counter_get(rx->counters,
+                                          AFPACKET_RX_DROPPED_TINY_GSO);
     stats->kernel_dropped = rx->kernel_dropped;
 }
 

@@ -93,10 +93,16 @@ struct afpacket_ring_config {
 struct afpacket_rx_stats {
     uint64_t packets;           /* Frames received. */
     uint64_t bytes;             /* Their bytes, as received. */
-    uint64_t dropped_truncated; /* Frames larger than a block (or, in
-                                 * socket mode, AFPACKET_RX_SOCK_BUF_SIZE). */
+    uint64_t dropped_truncated; /* Frames not whole: larger than a block
+                                 * (or, in socket mode,
+                                 * AFPACKET_RX_SOCK_BUF_SIZE), or whose ring
+                                 * header does not fit its block. */
     uint64_t dropped_vnet;      /* Frames with a GSO type we cannot
                                  * segment or a bad virtio-net header. */
+    uint64_t dropped_too_long;  /* Frames longer than a dp_packet can hold
+                                 * that could not be cut (afpacket-frame.h). */
+    uint64_t dropped_tiny_gso;  /* GSO frames with a segment size under
+                                 * AFPACKET_VNET_MIN_GSO_SIZE. */
     uint64_t kernel_dropped;    /* Frames Linux dropped: ring or receive
                                  * buffer full. */
 };
@@ -123,12 +129,23 @@ struct afpacket_tx;
 int afpacket_rx_open(int ifindex, const struct afpacket_ring_config *cfg,
                      int *fanout_id, struct afpacket_rx **rxp);
 
+/* For tests and fuzz targets: makes in '*rxp' a receive queue in ring mode
+ * that reads 'n_blocks' blocks of 'block_size' bytes at 'ring' (8-byte
+ * aligned, a multiple of 8 bytes each), which the caller fills and hands
+ * over as Linux would (TP_STATUS_USER in a block's status), with no
+ * socket.  Returns 0, or EINVAL for a bad size or alignment.  The ring
+ * stays the caller's. */
+int afpacket_rx_open_memory(void *ring, uint32_t block_size,
+                            uint32_t n_blocks, struct afpacket_rx **rxp);
+
 /* Closes 'rx' and unmaps its ring.  Accepts NULL. */
 void afpacket_rx_close(struct afpacket_rx *rx);
 
-/* Moves up to NETDEV_MAX_BURST received frames into 'batch', which it
- * initializes, as new packets owned by the caller, each with its offload
- * flags from its virtio-net header and its RSS hash from Linux.  Returns 0
+/* Moves received frames into 'batch', which it initializes, as up to
+ * NETDEV_MAX_BURST new packets owned by the caller, each with its offload
+ * flags from its virtio-net header and its RSS hash from Linux.  A frame
+ * longer than a dp_packet can hold is dropped, or cut into several packets
+ * (afpacket-frame.h); either way every packet fits its buffer.  Returns 0
  * if it got any, otherwise EAGAIN.  The polling thread only. */
 int afpacket_rx_recv(struct afpacket_rx *rx, struct dp_packet_batch *batch);
 

@@ -116,6 +116,10 @@ afpacket_vnet_to_packet(struct dp_packet *p,
             || h.is_ipv6 != (gso_type == VIRTIO_NET_HDR_GSO_TCPV6))) {
         return EINVAL;
     }
+    if (gso_type != VIRTIO_NET_HDR_GSO_NONE
+        && vnet->gso_size < AFPACKET_VNET_MIN_GSO_SIZE) {
+        return ERANGE;
+    }
     if (h.is_ipv6) {
         dp_packet_hwol_set_tx_ipv6(p);
     } else {

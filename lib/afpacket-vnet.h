@@ -50,6 +50,22 @@
 
 struct dp_packet;
 
+/* The smallest GSO segment size accepted on receive, in TCP payload bytes.
+ * A GSO frame is cut into frame-length / gso_size segments on its way out
+ * (by our software GSO, or by Linux), so a tiny size from a hostile sender
+ * turns one frame into hundreds of packets on a shared forwarding thread:
+ * gso_size 1 makes 1,024 of a 1 KiB frame.  48 is Linux's TCP_MIN_SND_MSS,
+ * the floor of net.ipv4.tcp_min_snd_mss, the smallest MSS Linux's TCP
+ * sends with whatever MSS a peer advertises (Linux 5.2 added it against
+ * peers that ask for tiny segments, CVE-2019-11479).  Linux's TCP_MIN_MSS,
+ * 88, is the smallest MSS a socket may set or advertise, but Linux still
+ * sends 48..87-byte segments to a peer that advertised so little, and such
+ * traffic must pass.  A sender goes below 48 only by its TCP options on a
+ * connection whose peer advertised an MSS under 48 plus those options.
+ * With 48 a 1 KiB frame makes at most 22 segments, and a 64 KiB one more
+ * than GSO_MAX_SEGS, which software GSO refuses. */
+#define AFPACKET_VNET_MIN_GSO_SIZE 48
+
 /* Applies 'vnet', the header Linux gave with received frame 'p', to 'p'.
  * 'vlan_shift' is the number of bytes of VLAN tag pushed back into 'p' after
  * Linux gave it (the header's offsets do not count them).
@@ -67,8 +83,10 @@ struct dp_packet;
  *     size (tso_segsz_set()).
  *
  * Returns 0, EPROTONOSUPPORT for a GSO type other than TCP (UDP
- * fragmentation or segmentation offload), which the caller must drop, or
- * EINVAL for a header that contradicts the frame's bytes. */
+ * fragmentation or segmentation offload), ERANGE for a TCP GSO segment
+ * size under AFPACKET_VNET_MIN_GSO_SIZE, or EINVAL for a header that
+ * contradicts the frame's bytes (a segment size of 0 among them); the
+ * caller must then drop 'p'. */
 int afpacket_vnet_to_packet(struct dp_packet *p,
                             const struct virtio_net_hdr *vnet,
                             int vlan_shift);

@@ -542,7 +542,8 @@ collect_queue_stats(struct netdev_afpacket *dev, struct netdev_stats *totals,
         afpacket_rx_get_stats(dev->rxs[i], &s);
         if (totals) {
             totals->rx_dropped += (s.kernel_dropped + s.dropped_truncated
-                                   + s.dropped_vnet);
+                                   + s.dropped_vnet + s.dropped_too_long
+                                   + s.dropped_tiny_gso);
         }
         if (custom) {
             add_counter(custom, &allocated, s.packets, "rx_q%d_packets", i);
@@ -553,6 +554,10 @@ collect_queue_stats(struct netdev_afpacket *dev, struct netdev_stats *totals,
                         "rx_q%d_truncated_drops", i);
             add_counter(custom, &allocated, s.dropped_vnet,
                         "rx_q%d_offload_drops", i);
+            add_counter(custom, &allocated, s.dropped_too_long,
+                        "rx_q%d_too_long_drops", i);
+            add_counter(custom, &allocated, s.dropped_tiny_gso,
+                        "rx_q%d_tiny_gso_drops", i);
         }
     }
     for (int i = 0; i < dev->n_txqs; i++) {

@@ -37,7 +37,8 @@ TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
 	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \
-	tests/iperf3-intervals.py tests/hostile-traffic.py \
+	tests/iperf3-intervals.py tests/afpacket-big-frames.py \
+	tests/afpacket-miss-flood.py tests/hostile-traffic.py \
 	tests/qemu/ipip-guest.sh \
 	tests/qemu/ipip-guest-init.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal

@@ -24,13 +24,22 @@
  * included) before it is checked, so that a wrong pseudo-header sum in the
  * field shows as a bad checksum.
  *
- * Usage: test-afpacket-vnet rx|tx.  Prints one line per case; exits 1 on
- * the first inconsistency it can judge by itself. */
+ * And of lib/afpacket-frame.c ("frame"): a received frame copied into
+ * packets, frames longer than a dp_packet can hold (OVS 3.1 keeps its
+ * allocated size in 16 bits) dropped or, for TCP, cut into pieces that
+ * fit.  Each piece is then segmented (or its checksum completed) with our
+ * software GSO, and the segments are checked one by one against the
+ * frame: consecutive sequence numbers and IPv4 IDs, the frame's payload
+ * byte for byte, PSH on the last segment only, valid checksums.
+ *
+ * Usage: test-afpacket-vnet rx|tx|frame.  Prints one line per case; exits
+ * 1 on the first inconsistency it can judge by itself. */
 
 #include <config.h>
 
 #include <linux/virtio_net.h>
 
+#include "afpacket-frame.h"
 #include "afpacket-vnet.h"
 #include "crc32c.h"
 #include "openvswitch/dynamic-string.h"
@@ -418,6 +427,35 @@ cmd_rx(void)
     printf("\n");
     dp_packet_delete(p);
 
+    /* A segment size under the floor would make hundreds of segments of
+     * one frame: refused.  The floor itself passes. */
+    p = tv_build(&big_tcp4, &lay);
+    tv_make_partial(p, &big_tcp4, &lay);
+    vnet = tv_vnet_csum(lay.l4_ofs, 16);
+    vnet.gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+    vnet.gso_size = 1;
+    tv_rx("gso-size-1", p, &vnet, 0);
+    printf("\n");
+    dp_packet_delete(p);
+
+    p = tv_build(&big_tcp4, &lay);
+    tv_make_partial(p, &big_tcp4, &lay);
+    vnet = tv_vnet_csum(lay.l4_ofs, 16);
+    vnet.gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+    vnet.gso_size = AFPACKET_VNET_MIN_GSO_SIZE - 1;
+    tv_rx("gso-size-below-floor", p, &vnet, 0);
+    printf("\n");
+    dp_packet_delete(p);
+
+    p = tv_build(&big_tcp4, &lay);
+    tv_make_partial(p, &big_tcp4, &lay);
+    vnet = tv_vnet_csum(lay.l4_ofs, 16);
+    vnet.gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+    vnet.gso_size = AFPACKET_VNET_MIN_GSO_SIZE;
+    tv_rx("gso-size-floor", p, &vnet, 0);
+    printf("\n");
+    dp_packet_delete(p);
+
     p = tv_build(&tcp4, &lay);
     vnet = tv_vnet_csum(dp_packet_size(p) - 1, 16);
     tv_rx("csum-beyond-end", p, &vnet, 0);
@@ -573,6 +611,279 @@ cmd_tx(void)
     dp_packet_delete(p);
 }
 
+/* The names of afpacket_frame_to_packets()' verdicts. */
+static const char *
+tf_verdict_name(enum afpacket_frame_verdict v)
+{
+    switch (v) {
+    case AFPACKET_FRAME_OK: return "ok";
+    case AFPACKET_FRAME_TOO_LONG: return "too-long";
+    case AFPACKET_FRAME_BAD_VNET: return "bad-vnet";
+    case AFPACKET_FRAME_TINY_GSO: return "tiny-gso";
+    case AFPACKET_FRAME_MALFORMED: return "malformed";
+    default: return "?";
+    }
+}
+
+/* A frame as Linux hands it over, possibly longer than a dp_packet. */
+struct tf_frame {
+    uint8_t *bytes;             /* The frame... */
+    size_t len;                 /* ...of this many bytes. */
+    size_t l3_ofs, l4_ofs;      /* Where its IP and TCP headers are. */
+    bool ipv6;                  /* IPv6 rather than IPv4. */
+};
+
+/* Builds in '*f' a frame with 'l4_len' transport bytes of 'proto' (header
+ * included, payload bytes i * 7), over IPv6 if 'ipv6', then 'extra' bytes
+ * the IP length does not count, and a partial checksum if 'partial' (the
+ * complete one otherwise, wrong if 'bad_csum'). */
+static void
+tf_build(struct tf_frame *f, bool ipv6, uint8_t proto, size_t l4_len,
+         size_t extra, bool partial, bool bad_csum)
+{
+    size_t hl = tv_l4_hlen(proto);
+    size_t csum_field;
+    uint8_t *d;
+
+    f->ipv6 = ipv6;
+    f->l3_ofs = ETH_HEADER_LEN;
+    f->l4_ofs = f->l3_ofs + (ipv6 ? 40 : 20);
+    f->len = f->l4_ofs + l4_len + extra;
+    d = f->bytes = xzalloc(f->len);
+    d[0] = 0x02;
+    d[5] = 1;
+    d[6] = 0x02;
+    d[11] = 2;
+    put16(d + 12, ipv6 ? 0x86dd : 0x0800);
+    tv_put_ip(d + f->l3_ofs, ipv6, proto, l4_len);
+    if (!ipv6 && l4_len + 20 > UINT16_MAX) {
+        put16(d + f->l3_ofs + 2, UINT16_MAX);   /* A lie, as asked. */
+    }
+    tv_put_l4(d + f->l4_ofs, proto, l4_len);
+    for (size_t i = hl; i < l4_len + extra; i++) {
+        d[f->l4_ofs + i] = i * 7;
+    }
+    csum_field = f->l4_ofs + tv_csum_field(proto);
+    if (partial) {
+        ovs_be16 fold = tv_pseudo_fold(d + f->l3_ofs, ipv6, l4_len, proto);
+
+        memcpy(d + csum_field, &fold, 2);
+    } else if (l4_len + extra <= UINT16_MAX) {
+        uint16_t sum = test_l4_csum(d + f->l3_ofs, ipv6, d + f->l4_ofs,
+                                    l4_len, proto);
+
+        put16(d + csum_field, sum ^ (bad_csum ? 1 : 0));
+    }
+}
+
+/* Checks that the packets in 'batch', each segmented (or its checksum
+ * completed) by our software GSO, are the TCP segments of frame 'f', in
+ * order, and prints how many there were.  'vlan' if a VLAN tag was pushed
+ * back into them. */
+static void
+tf_check_tcp(const char *name, const struct tf_frame *f,
+             struct dp_packet_batch *batch, bool vlan)
+{
+    const uint8_t *fd = f->bytes;
+    uint32_t seq0 = test_get32(fd + f->l4_ofs + 4);
+    uint16_t id0 = f->ipv6 ? 0 : test_get16(fd + f->l3_ofs + 4);
+    size_t hdr = f->l4_ofs + 20, payload = f->len - hdr, done = 0;
+    size_t shift = vlan ? VLAN_HEADER_LEN : 0;
+    struct gso_stats stats;
+    struct test_sink sink;
+    struct dp_packet *p;
+    size_t n = 0;
+
+    memset(&stats, 0, sizeof stats);
+    test_sink_init(&sink);
+    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+        if (dp_packet_get_allocated(p) != dp_packet_headroom(p)
+                                          + dp_packet_size(p)
+                                          + dp_packet_tailroom(p)
+            || dp_packet_headroom(p) + dp_packet_size(p) > UINT16_MAX) {
+            test_fail("%s: piece %"PRIuSIZE" of %"PRIu32" bytes does not "
+                      "fit its buffer", name, i, dp_packet_size(p));
+        }
+        if (dp_packet_hwol_is_tso(p)) {
+            if (gso_segment(p, tso_segsz_get(p), &sink.out, &stats)) {
+                test_fail("%s: piece %"PRIuSIZE" not segmented", name, i);
+            }
+        } else {
+            if (gso_complete_csum(p)) {
+                test_fail("%s: piece %"PRIuSIZE" not completed", name, i);
+            }
+            gso_output_put(&sink.out, p);
+        }
+    }
+    dp_packet_batch_init(batch);
+    test_sink_drain(&sink);
+
+    for (size_t k = 0; k < sink.n_pkts; k++) {
+        const uint8_t *d = dp_packet_data(sink.pkts[k]);
+        size_t size = dp_packet_size(sink.pkts[k]);
+        const uint8_t *l3 = d + f->l3_ofs + shift;
+        const uint8_t *l4 = d + f->l4_ofs + shift;
+        size_t seg = size - hdr - shift;
+        bool last = k == sink.n_pkts - 1;
+
+        if (seg == 0 || seg > payload - done
+            || memcmp(l4 + 20, fd + hdr + done, seg)
+            || test_get32(l4 + 4) != seq0 + done
+            || (!f->ipv6 && test_get16(l3 + 4) != (uint16_t) (id0 + k))
+            || (!f->ipv6 && !test_ipv4_csum_ok(l3))
+            || !test_l4_csum_ok(l3, f->ipv6, l4, size - f->l4_ofs - shift,
+                                IPPROTO_TCP)
+            || ((l4[13] & TCP_PSH) != 0) != last) {
+            test_fail("%s: segment %"PRIuSIZE" (%"PRIuSIZE" bytes of "
+                      "payload from byte %"PRIuSIZE") is not the frame's",
+                      name, k, seg, done);
+        }
+        done += seg;
+        n++;
+    }
+    if (done != payload) {
+        test_fail("%s: segments carry %"PRIuSIZE" of %"PRIuSIZE" bytes",
+                  name, done, payload);
+    }
+    printf(" segments=%"PRIuSIZE" same-payload", n);
+    test_sink_destroy(&sink);
+}
+
+/* Runs afpacket_frame_to_packets() on 'f' with 'vnet' and 'info', and
+ * prints the verdict and the packets' sizes; if 'tcp', checks the packets
+ * against the frame with tf_check_tcp().  Frees the frame. */
+static void
+tf_run(const char *name, struct tf_frame *f, const struct virtio_net_hdr *vnet,
+       const struct afpacket_frame_info *info, bool tcp)
+{
+    struct dp_packet_batch batch;
+    enum afpacket_frame_verdict v;
+    struct dp_packet *p;
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    dp_packet_batch_init(&batch);
+    v = afpacket_frame_to_packets(f->bytes, f->len, vnet, info, &batch);
+    ds_put_format(&s, "%s: %"PRIuSIZE" bytes: %s", name, f->len,
+                  tf_verdict_name(v));
+    if (v != AFPACKET_FRAME_OK && dp_packet_batch_size(&batch)) {
+        test_fail("%s: dropped, yet packets were added", name);
+    }
+    DP_PACKET_BATCH_FOR_EACH (i, p, &batch) {
+        ds_put_format(&s, "%s%"PRIu32, i ? "+" : " packets=",
+                      dp_packet_size(p));
+        if (dp_packet_headroom(p) < AFPACKET_FRAME_HEADROOM
+                                    - (info->vlan_valid ? 4 : 0)) {
+            test_fail("%s: headroom %"PRIuSIZE, name, dp_packet_headroom(p));
+        }
+    }
+    if (dp_packet_batch_size(&batch) == 1 && !info->vlan_valid
+        && !tcp) {
+        p = batch.packets[0];
+        ds_put_cstr(&s, (dp_packet_size(p) == f->len
+                         && !memcmp(dp_packet_data(p), f->bytes, f->len)
+                         ? " same-bytes" : " DIFFERENT-BYTES"));
+    }
+    printf("%s", ds_cstr(&s));
+    if (tcp && v == AFPACKET_FRAME_OK) {
+        tf_check_tcp(name, f, &batch, info->vlan_valid);
+    }
+    printf("\n");
+    dp_packet_delete_batch(&batch, true);
+    ds_destroy(&s);
+    free(f->bytes);
+}
+
+static void
+cmd_frame(void)
+{
+    const struct afpacket_frame_info no_vlan = { .vlan_valid = false };
+    const struct afpacket_frame_info vlan = {
+        .vlan_valid = true, .vlan_tpid = ETH_TYPE_VLAN_8021Q, .vlan_tci = 5,
+    };
+    const struct virtio_net_hdr none = { .flags = 0 };
+    const size_t udp4_hdrs = ETH_HEADER_LEN + 20;
+    struct virtio_net_hdr vnet;
+    struct tf_frame f;
+
+    /* The longest frame that fits in one packet, and one byte more. */
+    tf_build(&f, false, IPPROTO_UDP, AFPACKET_FRAME_MAX_PACKET - udp4_hdrs,
+             0, false, false);
+    tf_run("udp4-max", &f, &none, &no_vlan, false);
+    tf_build(&f, false, IPPROTO_UDP,
+             AFPACKET_FRAME_MAX_PACKET + 1 - udp4_hdrs, 0, false, false);
+    tf_run("udp4-max+1", &f, &none, &no_vlan, false);
+    /* The VLAN tag that goes back in counts. */
+    tf_build(&f, false, IPPROTO_UDP,
+             AFPACKET_FRAME_MAX_PACKET - 4 - udp4_hdrs, 0, false, false);
+    tf_run("udp4-max-vlan", &f, &none, &vlan, false);
+    tf_build(&f, false, IPPROTO_UDP,
+             AFPACKET_FRAME_MAX_PACKET - 3 - udp4_hdrs, 0, false, false);
+    tf_run("udp4-max+1-vlan", &f, &none, &vlan, false);
+    /* 64 KiB and beyond. */
+    tf_build(&f, false, IPPROTO_UDP, UINT16_MAX - 20, 0, false, false);
+    tf_run("udp4-ip-64k", &f, &none, &no_vlan, false);
+    tf_build(&f, false, IPPROTO_UDP, UINT16_MAX - 20, 70000, false, false);
+    tf_run("udp4-beyond-ip-length", &f, &none, &no_vlan, false);
+
+    /* A TCP GSO frame of a whole 64 KiB IPv4 datagram, as GRO makes: cut
+     * at segment boundaries. */
+    tf_build(&f, false, IPPROTO_TCP, UINT16_MAX - 20, 0, true, false);
+    vnet = tv_vnet_csum(f.l4_ofs, 16);
+    vnet.gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+    vnet.gso_size = 1448;
+    tf_run("gso-tcp4-ip-64k", &f, &vnet, &no_vlan, true);
+
+    /* The same with the VLAN tag Linux took out, over IPv6 (64 KiB of IPv6
+     * payload), with a segment size just over half a packet: three
+     * pieces. */
+    tf_build(&f, true, IPPROTO_TCP, UINT16_MAX, 0, true, false);
+    vnet = tv_vnet_csum(f.l4_ofs, 16);
+    vnet.gso_type = VIRTIO_NET_HDR_GSO_TCPV6;
+    vnet.gso_size = 32700;
+    tf_run("gso-tcp6-ip-64k-vlan", &f, &vnet, &vlan, true);
+
+    /* Not GSO: a full-sized frame of a veth with MTU 65535, partial
+     * checksum, or verified by Linux, or complete and right: cut anywhere;
+     * complete and wrong: dropped. */
+    tf_build(&f, false, IPPROTO_TCP, UINT16_MAX - 20, 0, true, false);
+    vnet = tv_vnet_csum(f.l4_ofs, 16);
+    tf_run("tcp4-mtu-64k-partial", &f, &vnet, &no_vlan, true);
+    tf_build(&f, false, IPPROTO_TCP, UINT16_MAX - 20, 0, false, false);
+    vnet = (struct virtio_net_hdr) { .flags = VIRTIO_NET_HDR_F_DATA_VALID };
+    tf_run("tcp4-mtu-64k-data-valid", &f, &vnet, &no_vlan, true);
+    tf_build(&f, false, IPPROTO_TCP, UINT16_MAX - 20, 0, false, false);
+    tf_run("tcp4-mtu-64k-csum-good", &f, &none, &no_vlan, true);
+    tf_build(&f, false, IPPROTO_TCP, UINT16_MAX - 20, 0, false, true);
+    tf_run("tcp4-mtu-64k-csum-bad", &f, &none, &no_vlan, true);
+
+    /* What cannot be cut. */
+    tf_build(&f, false, IPPROTO_TCP, UINT16_MAX - 20, 0, true, false);
+    vnet = tv_vnet_csum(f.l4_ofs, 16);
+    vnet.gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+    vnet.gso_size = 1;
+    tf_run("gso-tcp4-64k-size-1", &f, &vnet, &no_vlan, true);
+    tf_build(&f, false, IPPROTO_TCP, UINT16_MAX - 20, 0, true, false);
+    vnet = tv_vnet_csum(f.l4_ofs, 16);
+    vnet.gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+    vnet.gso_size = 65400;
+    tf_run("gso-tcp4-64k-segment-too-long", &f, &vnet, &no_vlan, true);
+    tf_build(&f, false, IPPROTO_TCP, UINT16_MAX - 20, 0, true, false);
+    vnet = tv_vnet_csum(f.l4_ofs + 2, 16);
+    vnet.gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+    vnet.gso_size = 1448;
+    tf_run("gso-tcp4-64k-csum-elsewhere", &f, &vnet, &no_vlan, true);
+    tf_build(&f, false, IPPROTO_TCP, UINT16_MAX - 20, 5000, true, false);
+    vnet = tv_vnet_csum(f.l4_ofs, 16);
+    vnet.gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+    vnet.gso_size = 1448;
+    tf_run("gso-tcp4-beyond-ip-length", &f, &vnet, &no_vlan, true);
+
+    /* A frame too short for the tag Linux took out of it. */
+    tf_build(&f, false, IPPROTO_UDP, 8, 0, false, false);
+    f.len = 10;
+    tf_run("runt-vlan", &f, &none, &vlan, false);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -581,8 +892,10 @@ main(int argc, char *argv[])
         cmd_rx();
     } else if (argc == 2 && !strcmp(argv[1], "tx")) {
         cmd_tx();
+    } else if (argc == 2 && !strcmp(argv[1], "frame")) {
+        cmd_frame();
     } else {
-        fprintf(stderr, "usage: %s rx|tx\n", argv[0]);
+        fprintf(stderr, "usage: %s rx|tx|frame\n", argv[0]);
         return 2;
     }
     return 0;

@@ -184,6 +184,7 @@ test_errno_name(int error)
     case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
     case E2BIG: return "E2BIG";
     case EMSGSIZE: return "EMSGSIZE";
+    case ERANGE: return "ERANGE";
     default: return "other";
     }
 }

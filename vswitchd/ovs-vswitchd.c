@@ -33,6 +33,7 @@
 #endif
 
 #include "bridge.h"
+#include "bridge-port-order.h"
 #include "command-line.h"
 #include "daemon.h"
 #include "dirs.h"
@@ -293,6 +294,7 @@ main_loop(struct unixctl_server *unixctl, struct exit_request *request)
     while (!request->exiting) {
         report_memory();
         bridge_run();
+        bridge_port_order_flush();
         unixctl_server_run(unixctl);
         netdev_run();
 

@@ -14,7 +14,9 @@ FUZZ_TARGETS = \
 	tests/fuzz/fuzz-gso \
 	tests/fuzz/fuzz-ipf \
 	tests/fuzz/fuzz-ipip-options \
-	tests/fuzz/fuzz-ct-action
+	tests/fuzz/fuzz-ct-action \
+	tests/fuzz/fuzz-afpacket-rx \
+	tests/fuzz/fuzz-afpacket-vnet
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 
 FUZZ_COMMON = tests/fuzz/fuzz-common.c tests/fuzz/fuzz-common.h
@@ -55,6 +57,18 @@ tests_fuzz_fuzz_ct_action_SOURCES = \
 tests_fuzz_fuzz_ct_action_LDADD = $(FUZZ_LDADD)
 tests_fuzz_fuzz_ct_action_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_ct_action_DEPENDENCIES = $(FUZZ_DEPS)
+
+tests_fuzz_fuzz_afpacket_rx_SOURCES = \
+	tests/fuzz/fuzz-afpacket-rx.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_afpacket_rx_LDADD = $(FUZZ_LDADD)
+tests_fuzz_fuzz_afpacket_rx_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_afpacket_rx_DEPENDENCIES = $(FUZZ_DEPS)
+
+tests_fuzz_fuzz_afpacket_vnet_SOURCES = \
+	tests/fuzz/fuzz-afpacket-vnet.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_afpacket_vnet_LDADD = $(FUZZ_LDADD)
+tests_fuzz_fuzz_afpacket_vnet_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_afpacket_vnet_DEPENDENCIES = $(FUZZ_DEPS)
 
 EXTRA_DIST += \
 	tests/fuzz/make-corpus.py \

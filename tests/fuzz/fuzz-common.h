@@ -60,8 +60,11 @@ struct fuzz_record {
 #define FUZZ_HEADROOM 128
 
 /* The longest packet the targets build: OVS 3.1 records a dp_packet's
- * allocation, headroom included, in 16 bits, so no netdev hands over
- * more.  Longer inputs are cut to this. */
+ * allocation, headroom included, in 16 bits, so no packet of the datapath
+ * is longer.  Longer inputs are cut to this.  A netdev can be handed
+ * longer frames, though: the afpacket targets (fuzz-afpacket-rx.c,
+ * fuzz-afpacket-vnet.c) take frames of any length, as Linux hands them
+ * over, and check that what comes out fits. */
 #define FUZZ_MAX_PACKET (UINT16_MAX - FUZZ_HEADROOM)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -228,6 +228,146 @@ def seeds_ct_action(top):
           nla(CT_EVENTMASK, struct.pack("=I", 0xff)) + nla(CT_ZONE, u16(9)))
 
 
+# afpacket: virtio-net headers (struct virtio_net_hdr, little-endian as on
+# the host) and TPACKET_V3 blocks as Linux lays them out.
+VNET_F_NEEDS_CSUM = 1
+VNET_F_DATA_VALID = 2
+VNET_GSO_TCPV4, VNET_GSO_UDP, VNET_GSO_TCPV6 = 1, 3, 4
+TP_STATUS_VLAN_VALID = 0x10
+
+
+def vnet(flags=0, gso_type=0, hdr_len=0, gso_size=0, csum_start=0,
+         csum_offset=0):
+    return struct.pack("<BBHHHH", flags, gso_type, hdr_len, gso_size,
+                       csum_start, csum_offset)
+
+
+def tcp_frame(ip_layer, payload, vlan=None):
+    eth = Ether(**MAC)
+    if vlan is not None:
+        eth = eth / Dot1Q(vlan=vlan)
+    return raw(eth / ip_layer / TCP(sport=1234, dport=80, seq=1, ack=1,
+                                    flags="PA", window=500) /
+               bytes(i * 7 & 0xff for i in range(payload)))
+
+
+def av_input(flags, tci, mtu, hdr, frame):
+    """An input of fuzz-afpacket-vnet.c."""
+    return struct.pack("!BHH", flags, tci, mtu) + hdr + bytes(frame)
+
+
+def seeds_afpacket_vnet(top):
+    t = "afpacket-vnet"
+    v4 = IP(src="10.0.0.1", dst="10.0.0.2")
+    v6 = IPv6(src="fd00::1", dst="fd00::2")
+    write(top, t, "udp", av_input(0, 0, 1500, vnet(), Ether(**MAC) / v4 /
+                                  UDP(sport=1, dport=2) / (b"u" * 50)))
+    write(top, t, "tcp-partial", av_input(0x08, 0, 1500,
+                                          vnet(VNET_F_NEEDS_CSUM, 0, 0, 0,
+                                               34, 16),
+                                          tcp_frame(v4, 100)))
+    write(top, t, "tcp-data-valid", av_input(0, 0, 1500,
+                                             vnet(VNET_F_DATA_VALID),
+                                             tcp_frame(v4, 100)))
+    write(top, t, "gso-tcp4", av_input(0x0c, 0, 1500,
+                                       vnet(VNET_F_NEEDS_CSUM,
+                                            VNET_GSO_TCPV4, 54, 1448, 34,
+                                            16),
+                                       tcp_frame(v4, 20000)))
+    write(top, t, "gso-tcp6-vlan", av_input(0x0d, 7, 1500,
+                                            vnet(VNET_F_NEEDS_CSUM,
+                                                 VNET_GSO_TCPV6, 74, 1000,
+                                                 54, 16),
+                                            tcp_frame(v6, 9000)))
+    # Longer than a dp_packet: GSO and not, IPv4 and IPv6; UDP.
+    write(top, t, "gso-tcp4-65535", av_input(0x0c, 0, 65535,
+                                             vnet(VNET_F_NEEDS_CSUM,
+                                                  VNET_GSO_TCPV4, 54, 1448,
+                                                  34, 16),
+                                             tcp_frame(v4, 65535 - 54)))
+    write(top, t, "tcp4-65549", av_input(0x0c, 0, 65535,
+                                         vnet(VNET_F_NEEDS_CSUM, 0, 0, 0,
+                                              34, 16),
+                                         tcp_frame(v4, 65535 - 40)))
+    write(top, t, "gso-tcp6-65589-vlan", av_input(0x0d, 5, 65535,
+                                                  vnet(VNET_F_NEEDS_CSUM,
+                                                       VNET_GSO_TCPV6, 74,
+                                                       32700, 54, 16),
+                                                  tcp_frame(v6, 65535 - 20)))
+    write(top, t, "udp-65536", av_input(0, 0, 65535, vnet(),
+                                        Ether(**MAC) / v4 /
+                                        UDP(sport=1, dport=2) /
+                                        (b"u" * (65536 - 42))))
+    # Refused: UDP GSO, a tiny segment size, a runt with a VLAN tag.
+    write(top, t, "gso-udp", av_input(0, 0, 1500,
+                                      vnet(VNET_F_NEEDS_CSUM, VNET_GSO_UDP,
+                                           42, 1000, 34, 6),
+                                      Ether(**MAC) / v4 / UDP() /
+                                      (b"u" * 3000)))
+    write(top, t, "gso-size-1", av_input(0x08, 0, 1500,
+                                         vnet(VNET_F_NEEDS_CSUM,
+                                              VNET_GSO_TCPV4, 54, 1, 34, 16),
+                                         tcp_frame(v4, 1024)))
+    write(top, t, "runt-vlan", av_input(0x01, 3, 1500, vnet(),
+                                        b"\x02" * 10))
+
+
+def v3_frame(hdr, frame, status=0, tci=0, truncate=None):
+    """A TPACKET_V3 frame: its header, the virtio-net header right before
+    the frame at tp_mac 60 (as Linux places it after a 48-byte header),
+    the frame, padded to 8 bytes; tp_next_offset is its whole length."""
+    frame = bytes(frame)
+    snap = len(frame) if truncate is None else truncate
+    mac = 60
+    total = (mac + snap + 7) // 8 * 8
+    h = struct.pack("<IIIIIIHHIIHH8x", total, 0, 0, snap, len(frame),
+                    1 | status, mac, mac + 14, 0x12345678, tci,
+                    0x8100 if status else 0, 0)
+    body = h + b"\0" * (mac - len(h) - len(hdr)) + hdr + frame[:snap]
+    return body + b"\0" * (total - len(body))
+
+
+def v3_block(frames, next_offsets=None):
+    """A TPACKET_V3 block (struct tpacket_block_desc, then the frames),
+    its status left for the target to set."""
+    body = b"".join(frames)
+    desc = struct.pack("<IIIIIIQIIII", 3, 0, 0, len(frames), 48,
+                       48 + len(body), 1, 0, 0, 0, 0)
+    return desc + body
+
+
+def seeds_afpacket_rx(top):
+    t = "afpacket-rx"
+    v4 = IP(src="10.0.0.1", dst="10.0.0.2")
+    v6 = IPv6(src="fd00::1", dst="fd00::2")
+    udp = raw(Ether(**MAC) / v4 / UDP(sport=1, dport=2) / (b"u" * 22))
+    gso = vnet(VNET_F_NEEDS_CSUM, VNET_GSO_TCPV4, 54, 1448, 34, 16)
+    write(top, t, "three-frames",
+          v3_block([v3_frame(vnet(), udp),
+                    v3_frame(vnet(), udp, TP_STATUS_VLAN_VALID, 100),
+                    v3_frame(gso, tcp_frame(v4, 20000))]))
+    write(top, t, "long-frames",
+          v3_block([v3_frame(gso, tcp_frame(v4, 65535 - 54)),
+                    v3_frame(vnet(VNET_F_NEEDS_CSUM, 0, 0, 0, 34, 16),
+                             tcp_frame(v4, 65535 - 40)),
+                    v3_frame(vnet(), Ether(**MAC) / v4 / UDP() /
+                             (b"u" * (65406 - 42)))]))
+    write(top, t, "gso-tcp6-vlan-65589",
+          v3_block([v3_frame(vnet(VNET_F_NEEDS_CSUM, VNET_GSO_TCPV6, 74,
+                                  1448, 54, 16),
+                             tcp_frame(v6, 65535 - 20),
+                             TP_STATUS_VLAN_VALID, 5)]))
+    write(top, t, "truncated",
+          v3_block([v3_frame(vnet(), udp, truncate=20),
+                    v3_frame(vnet(), udp)]))
+    # A full batch, then a long frame that needs room for three packets.
+    write(top, t, "batch-full",
+          v3_block([v3_frame(vnet(), udp)] * 31 +
+                   [v3_frame(gso, tcp_frame(v4, 65535 - 54))] +
+                   [v3_frame(vnet(), udp)] * 3))
+    write(top, t, "empty", v3_block([]))
+
+
 def main():
     top = sys.argv[1] if len(sys.argv) > 1 else "tests/fuzz/corpus"
     seeds_ipip(top)
@@ -236,6 +376,8 @@ def main():
     seeds_ipf(top)
     seeds_ipip_options(top)
     seeds_ct_action(top)
+    seeds_afpacket_vnet(top)
+    seeds_afpacket_rx(top)
 
 
 if __name__ == "__main__":
