@@ -246,6 +246,22 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
     if (OVS_UNLIKELY(q->port->is_internal)) {
         tunnel_neigh_snoop(q->port, batch);
     }
+    if (OVS_UNLIKELY(dp_port_terminates_tunnels(q->port))) {
+        struct dp_port *port = q->port;
+
+        /* The tunnel packets for this port's addresses are decapsulated
+         * here, as the kernel's IP stack hands them to its tunnel sockets.
+         * That may forward packets, and so flush 't''s output queues: 'q'
+         * is looked up again. */
+        vport_tunnel_terminate(t, port, batch);
+        if (dp_packet_batch_is_empty(batch)) {
+            return;
+        }
+        q = find_tx_queue(t, port_no);
+        if (!q) {
+            q = add_tx_queue(t, port);
+        }
+    }
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
         uint16_t mru = frag_mru_get(packet);
 

@@ -175,15 +175,12 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
     size_t n_packets = dp_packet_batch_size(batch);
     size_t n = 0;
     unsigned long miss_map = 0;
-    const struct vport_tunnel_endpoints *tunnels;
     uint32_t insert_min;
     bool use_emc;
 
     BUILD_ASSERT(NETDEV_MAX_BURST <= FLOW_TABLE_MAX_BATCH);
     atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
     use_emc = emc_lookup_wanted(t, insert_min);
-    tunnels = ovsrcu_get(struct vport_tunnel_endpoints *,
-                         &t->dp->tunnel_endpoints);
 
     for (size_t i = 0; i < n_packets; i++) {
         struct dp_packet *packet = batch->packets[i];
@@ -195,12 +192,6 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
         if (OVS_UNLIKELY(dp_packet_size(packet) < ETH_HEADER_LEN)) {
             pmd_counter_add(t, PMD_DROP_SHORT, 1);
             dp_packet_delete(packet);
-            continue;
-        }
-        if (OVS_UNLIKELY(tunnels)
-            && vport_tunnel_catch(t, tunnels, packet,
-                                  md_is_valid ? packet->md.in_port.odp_port
-                                              : in_port)) {
             continue;
         }
         if (!md_is_valid) {
@@ -295,7 +286,8 @@ dp_input_finish_round(struct pmd_thread *t)
 }
 
 /* Forwards 'batch', decapsulated by a tunnel vport, whose packets' metadata
- * says so.  Takes ownership of the packets. */
+ * says so (the tunnel port as input port, the tunnel metadata).  Takes
+ * ownership of the packets. */
 void
 dp_input_tunnel(struct pmd_thread *t, struct dp_packet_batch *batch)
 {

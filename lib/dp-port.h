@@ -31,6 +31,7 @@
 #include "openvswitch/types.h"
 #include "ovs-atomic.h"
 #include "packets.h"
+#include "util.h"
 
 struct dp_packet_batch;
 struct gso_stats;
@@ -65,6 +66,13 @@ struct dp_port {
      * with dp_port_get_link(). */
     atomic_uint64_t link_mac;
     atomic_int link_mtu;
+
+    /* Does the port hold an address that tunnel vports receive on?  Then
+     * output to it first takes the tunnel packets the flows deliver there
+     * (vport_tunnel_terminate()).  Set by the main thread with the tunnel
+     * endpoint table; read by the forwarding threads with
+     * dp_port_terminates_tunnels(). */
+    atomic_bool terminates_tunnels;
     bool need_reconfigure;          /* Must reopen its queues. */
     int n_rxq;                      /* Number of elements in 'rxqs'. */
     struct netdev_rxq **rxqs;       /* Open receive queues. */
@@ -90,5 +98,18 @@ void dp_port_set_config(struct dp_port *, const struct smap *cfg,
 void dp_port_refresh_link(struct dp_port *);
 void dp_port_get_link(const struct dp_port *, struct eth_addr *mac,
                       int *mtu);
+
+/* Returns true if output to 'port' must look for tunnel packets to
+ * decapsulate (see 'terminates_tunnels').  Any thread: one relaxed load, the
+ * only cost on the output path to every other port. */
+static inline bool
+dp_port_terminates_tunnels(const struct dp_port *port)
+{
+    bool terminates;
+
+    atomic_read_relaxed(&CONST_CAST(struct dp_port *, port)
+                         ->terminates_tunnels, &terminates);
+    return terminates;
+}
 
 #endif /* dp-port.h */

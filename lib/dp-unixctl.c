@@ -249,6 +249,10 @@ static const struct named_counter tunnel_counters[] = {
     { PMD_TNL_DROP_NO_NEIGH, "drop next hop unresolved" },
     { PMD_TNL_DROP_TX_INVALID, "drop not ipv4 or no destination" },
     { PMD_TNL_DROP_TOO_BIG, "drop too big" },
+    { PMD_TNL_RX_FRAGMENTS_COPIED, "outer fragments copied" },
+    { PMD_TNL_DROP_NESTING, "drop tunnel nesting" },
+    { PMD_TNL_DROP_TOO_LONG, "drop outer too long" },
+    { PMD_TNL_ICMP_SUPPRESSED, "icmp fragmentation needed suppressed" },
 };
 
 /* The software offload counters, as gso-stats-show names them. */

@@ -97,11 +97,12 @@ gro_tcp4_parse(const struct dp_packet *p, struct gro_tcp4_seg *seg)
 
     seg->key.ip_src = get_16aligned_be32(&ip->ip_src);
     seg->key.ip_dst = get_16aligned_be32(&ip->ip_dst);
-    if (p->md.tunnel.ip_dst) {
+    if (flow_tnl_dst_is_set(&p->md.tunnel)) {
         /* Without it, the rest of 'tunnel' may be uninitialized. */
         seg->key.tun_src = p->md.tunnel.ip_src;
         seg->key.tun_dst = p->md.tunnel.ip_dst;
         seg->key.tun_id = p->md.tunnel.tun_id;
+        seg->tnl = &p->md.tunnel;
     }
     seg->key.in_port = p->md.in_port.odp_port;
 
@@ -163,6 +164,26 @@ gro_tcp4_parse(const struct dp_packet *p, struct gro_tcp4_seg *seg)
     }
 }
 
+/* Returns true if 'a' and 'b', tunnel metadata with a tunnel destination
+ * each, describe the same tunnel for GRO: every field of struct flow_tnl,
+ * Geneve options included, as far as flow_tnl_size() says it is
+ * meaningful, but the outer TOS, TTL and flags, whose change flushes
+ * instead (gro_tcp4_merge()).  Decapsulation zeroes the metadata up to the
+ * options before filling it in (pkt_metadata_init_tnl(),
+ * vport_tunnel_init_metadata()), so padding compares equal. */
+static bool
+gro_tcp4_same_tunnel(const struct flow_tnl *a, const struct flow_tnl *b)
+{
+    size_t size = flow_tnl_size(a);
+
+    BUILD_ASSERT_DECL(offsetof(struct flow_tnl, flags)
+                      < offsetof(struct flow_tnl, tp_src));
+    return (size == flow_tnl_size(b)
+            && !memcmp(a, b, offsetof(struct flow_tnl, flags))
+            && !memcmp(&a->tp_src, &b->tp_src,
+                       size - offsetof(struct flow_tnl, tp_src)));
+}
+
 /* Returns true if the packet parsed into 'seg' (GRO_TCP4_UNMERGEABLE or
  * GRO_TCP4_CANDIDATE) belongs to the flow of 'item'.  Without ports, every
  * item between the same addresses matches. */
@@ -173,6 +194,10 @@ gro_tcp4_item_matches(const struct gro_tcp4_item *item,
     const struct gro_tcp4_key *a = &item->key;
     const struct gro_tcp4_key *b = &seg->key;
 
+    if (seg->tnl
+        && !gro_tcp4_same_tunnel(&item->pkt->md.tunnel, seg->tnl)) {
+        return false;
+    }
     return (a->ip_src == b->ip_src
             && a->ip_dst == b->ip_dst
             && a->tun_src == b->tun_src

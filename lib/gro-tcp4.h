@@ -36,14 +36,20 @@
 #include "packets.h"
 
 struct dp_packet;
+struct flow_tnl;
 
 /* The identity of a TCP/IPv4 flow in a cell: a segment merges only onto a
- * held packet with the same key.  Besides the inner addresses and ports, the
- * outer (tunnel) addresses, tunnel ID and input port take part, so that the
- * same inner flow through two tunnels never merges.  The tunnel's TOS, TTL
- * and flags are not part of the key: when they change, the held packet of
- * the flow is flushed (GRO_FLUSH_OPTIONS), as Linux flushes when an outer
- * header's TOS or TTL changes. */
+ * held packet with the same key and the same tunnel.  Besides the inner
+ * addresses and ports, the outer (tunnel) addresses, tunnel ID and input
+ * port take part, so that the same inner flow through two tunnels never
+ * merges; and so does the rest of the tunnel metadata (outer UDP ports,
+ * Geneve options whole, as Linux's geneve_gro_receive() compares the
+ * whole Geneve header, and every other field of struct flow_tnl), compared
+ * with the held packet's by gro_tcp4_item_matches(): OVN tells logical
+ * ports apart by Geneve options.  The tunnel's TOS, TTL and flags are not
+ * part of it: when they change, the held packet of the flow is flushed
+ * (GRO_FLUSH_OPTIONS), as Linux flushes when an outer header's TOS or TTL
+ * changes. */
 struct gro_tcp4_key {
     ovs_be32 ip_src;            /* Inner IPv4 source. */
     ovs_be32 ip_dst;            /* Inner IPv4 destination. */
@@ -81,6 +87,8 @@ struct gro_tcp4_seg {
     enum gro_flush_reason reason; /* UNMERGEABLE: why the flow's held packet
                                    * is flushed. */
     struct gro_tcp4_key key;    /* The flow (ports zero unless 'has_ports'). */
+    const struct flow_tnl *tnl; /* The packet's tunnel metadata, or NULL if
+                                 * it has none (no tunnel destination). */
     uint16_t hdr_len;           /* CANDIDATE: IPv4 + TCP header bytes. */
     uint16_t payload_len;       /* CANDIDATE: TCP payload bytes, > 0. */
     uint16_t tcp_flags;         /* CANDIDATE: TCP_FLAGS() of the segment. */

@@ -40,6 +40,7 @@
 #include "timeval.h"
 #include "tso-segsz.h"
 #include "util.h"
+#include "vport-tunnel.h"
 
 VLOG_DEFINE_THIS_MODULE(pmd);
 
@@ -122,6 +123,7 @@ pmd_thread_destroy(struct pmd_thread *t)
     flow_cache_destroy(t->cache);
     flow_table_ranking_destroy(t->ranking);
     ipf_cpu_destroy(ovsrcu_get_protected(struct ipf_cpu *, &t->ipf));
+    vport_tunnel_thread_destroy(t->tunnel);
     free(t->polls);
     free(t->next_polls);
     seq_destroy(t->wake_seq);

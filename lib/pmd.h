@@ -45,6 +45,7 @@ struct datapath;
 struct dp_port;
 struct ipf_cpu;
 struct vport_tunnel_rx;
+struct vport_tunnel_thread;
 struct ds;
 struct seq;
 struct flow_cache;
@@ -91,6 +92,17 @@ enum pmd_counter {
     PMD_TNL_DROP_TX_INVALID,    /* Not an IPv4 packet, or no IPv4
                                  * tunnel destination. */
     PMD_TNL_DROP_TOO_BIG,       /* Too big, and cannot be fragmented. */
+    PMD_TNL_RX_FRAGMENTS_COPIED,/* Later outer fragments of a datagram not
+                                 * known yet to be a tunnel's: delivered to
+                                 * the local port, and a copy given to
+                                 * reassembly. */
+    PMD_TNL_DROP_NESTING,       /* Decapsulated more than
+                                 * VPORT_TUNNEL_MAX_NESTING times in a row
+                                 * (a tunnel looping into itself). */
+    PMD_TNL_DROP_TOO_LONG,      /* Encapsulated, it would exceed 65535
+                                 * bytes. */
+    PMD_TNL_ICMP_SUPPRESSED,    /* ICMP "fragmentation needed" not sent:
+                                 * over the thread's rate limit. */
 
     /* Software segmentation (gso.h), copied from 'gso_stats' when the
      * thread flushes its output. */
@@ -165,12 +177,16 @@ struct pmd_thread {
     struct pmd_tx_queue tx_queues[PMD_MAX_TX_QUEUES]; /* Pending output. */
     size_t n_tx_queues;         /* Elements of 'tx_queues' in use. */
 
-    /* Tunnel receive: the vports' receive cells (GRO cells and plain
-     * batches) that this thread filled in the current round, flushed into
-     * the flow lookup at the round's end.  See vport-tunnel.h. */
-#define PMD_MAX_ACTIVE_TUNNELS 16
-    struct vport_tunnel_rx *active_tunnels[PMD_MAX_ACTIVE_TUNNELS];
+    /* Tunnel receive (vport-tunnel.h): the vports' receive cells (GRO cells
+     * and plain batches) that this thread filled and has not flushed yet, a
+     * list linked through the cells, flushed into the flow lookup at the
+     * round's end; how many decapsulations deep the packets it forwards
+     * are; and the tunnel layer's other state of this thread (fragment
+     * verdicts, the ICMP rate limit), created at first use. */
+    struct vport_tunnel_rx *active_tunnels;
     size_t n_active_tunnels;
+    unsigned int tunnel_nesting;
+    struct vport_tunnel_thread *tunnel;
     /* Fragment reassembly (dp-ipf.h): created at first use, then read by
      * the main thread for its counters.  'ipf_generation' is the limits'
      * generation applied to it. */

@@ -129,6 +129,7 @@ const struct vport_tunnel_ops vport_geneve_ops = {
     .by_udp_port = true,
     .inner_ipv4_only = false,
     .endpoint = geneve_endpoint,
+    .claims = NULL,
     .gro_enabled = NULL,
     .decapsulate = vport_tunnel_pop_netdev,
     .prepare = geneve_prepare,

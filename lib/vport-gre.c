@@ -41,6 +41,29 @@ gre_endpoint(const struct netdev *netdev, ovs_be32 *local, ovs_be32 *remote,
     return netdev_get_tunnel_config(netdev);
 }
 
+/* vport_tunnel_ops 'claims' for gre: the GRE packets that OVS's
+ * parse_gre_header() takes, version 0 with no flags but checksum, key and
+ * sequence number, and a protocol that is an Ethertype, except ERSPAN's,
+ * which OVS carries in ports of their own type.  Anything else to a local
+ * address (PPTP's enhanced GRE, version 1; ERSPAN) reaches the local port
+ * intact, as Linux's gre_demux hands each GRE version to its own
+ * handler. */
+static bool
+gre_claims(const void *l4, size_t len)
+{
+    const struct gre_base_hdr *greh = l4;
+    uint16_t protocol;
+
+    if (len < sizeof *greh
+        || greh->flags & ~htons(GRE_CSUM | GRE_KEY | GRE_SEQ)) {
+        return false;
+    }
+    protocol = ntohs(greh->protocol);
+    return (protocol >= ETH_TYPE_MIN
+            && protocol != ETH_TYPE_ERSPAN1
+            && protocol != ETH_TYPE_ERSPAN2);
+}
+
 /* vport_tunnel_ops 'prepare' for gre: an Ethernet frame, or an L3 packet
  * whose packet type is an Ethertype (legacy_l3); the header carries a
  * checksum and a key if the tunnel metadata asks for them. */
@@ -96,6 +119,7 @@ const struct vport_tunnel_ops vport_gre_ops = {
     .by_udp_port = false,
     .inner_ipv4_only = false,
     .endpoint = gre_endpoint,
+    .claims = gre_claims,
     .gro_enabled = NULL,
     .decapsulate = vport_tunnel_pop_netdev,
     .prepare = gre_prepare,

@@ -193,6 +193,7 @@ const struct vport_tunnel_ops vport_ipip_ops = {
     .by_udp_port = false,
     .inner_ipv4_only = true,
     .endpoint = ipip_endpoint,
+    .claims = NULL,
     .gro_enabled = ipip_gro_enabled,
     .decapsulate = ipip_decapsulate,
     .prepare = ipip_prepare,

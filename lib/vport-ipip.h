@@ -22,10 +22,12 @@
  * the endpoints taken from the port's own options.
  *
  * The receive path's steps on one packet's bytes, which
- * vport_tunnel_catch() takes in this order for an ipip packet, are exposed
- * so that the unit tests and the fuzz target (tests/fuzz/fuzz-ipip.c) drive
- * exactly the code the datapath runs, without a datapath: find the outer
- * header, check it, reassemble it if it is a fragment
+ * vport_tunnel_terminate() takes in this order for an ipip packet, are
+ * exposed so that the unit tests and the fuzz targets
+ * (tests/fuzz/fuzz-ipip.c, fuzz-tunnel-rx.c) drive the code the datapath
+ * runs, without a datapath: find the outer header (the datapath itself
+ * takes only untagged frames, vport_tunnel_classify(); this one also
+ * takes an 802.1Q tag), check it, reassemble it if it is a fragment
  * (ipf_cpu_reassemble()), strip it.  Any thread, on packets it owns; they
  * touch nothing but the packet. */
 

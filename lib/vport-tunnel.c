@@ -30,6 +30,7 @@
 #include "flow.h"
 #include "gro-cell.h"
 #include "gso.h"
+#include "hash.h"
 #include "ip-fragment.h"
 #include "ipf-cpu.h"
 #include "netdev.h"
@@ -76,6 +77,11 @@ struct vport_tunnel_rx {
 
         struct dp_packet_batch plain; /* Decapsulated, not for GRO. */
         bool active;                /* In the thread's 'active_tunnels'. */
+        struct vport_tunnel_rx *next_active; /* Next in that list. */
+        unsigned int level;         /* How many times the packets it holds
+                                     * were decapsulated in a row, at most:
+                                     * the thread forwards them at this
+                                     * 'tunnel_nesting'.  0 while empty. */
     );
 };
 
@@ -93,26 +99,86 @@ struct vport_tunnel {
 };
 
 /* One way in: packets of IP protocol 'proto' (and, if 'udp_port' is
- * nonzero, of that UDP destination port) from 'remote' (0: any) to 'local'
- * (0: any local address) are received on 'vport'. */
+ * nonzero, of that UDP destination port; if 'claims' is nonnull, that it
+ * claims) from 'remote' (0: any) to 'local' (0: any address of the port
+ * they are delivered to) are received on 'vport'. */
 struct vport_tunnel_endpoint {
     ovs_be32 local;                 /* Outer destination, 0: any local. */
     ovs_be32 remote;                /* Outer source, 0: any. */
     ovs_be16 udp_port;              /* UDP destination port, 0: not UDP. */
     uint8_t proto;                  /* Outer IP protocol. */
+    bool (*claims)(const void *l4, size_t len); /* The type's, or NULL. */
     struct vport_tunnel *vport;     /* Where such packets are received. */
+};
+
+/* An IPv4 address of a port that terminates tunnels. */
+struct vport_tunnel_local {
+    odp_port_t port_no;             /* The port (a bridge's local port). */
+    ovs_be32 addr;                  /* One of its addresses. */
 };
 
 /* Every way into the datapath's tunnel vports, as the forwarding threads
  * see it.  Immutable once published; replaced whole by the main thread. */
 struct vport_tunnel_endpoints {
     size_t n;                       /* Elements in 'e'. */
+    size_t allocated;               /* Allocated elements of 'e'. */
     struct vport_tunnel_endpoint *e; /* The ways in. */
-    size_t n_local;                 /* Elements in 'local_addrs'. */
-    ovs_be32 *local_addrs;          /* Addresses of the datapath's internal
-                                     * ports, for vports with no local_ip. */
+    size_t n_local;                 /* Elements in 'local'. */
+    size_t allocated_local;         /* Allocated elements of 'local'. */
+    struct vport_tunnel_local *local; /* The addresses of the ports that
+                                     * terminate tunnels: a packet is
+                                     * decapsulated only when it is
+                                     * delivered to the port that holds its
+                                     * destination. */
     bool protos[UINT8_MAX + 1];     /* IP protocols some endpoint takes: the
                                      * cheap first test on every frame. */
+    bool l4_decides[UINT8_MAX + 1]; /* Protocols for which some endpoint
+                                     * looks past the IP header (UDP port,
+                                     * 'claims'): only a datagram's first
+                                     * fragment says whether it is ours. */
+};
+
+/* Slots in a thread's table of fragment verdicts: a power of two.  A
+ * thread has this many UDP or GRE datagrams to local addresses in flight
+ * at once, fragmented, before a verdict is lost, which costs only a copy
+ * of a later fragment. */
+#define FRAG_VERDICTS 64
+
+/* How long a verdict lasts, in ms: as the reassembly table remembers
+ * finished datagrams (IPF_CPU_RECENT_MS), short, because a sender may reuse
+ * an IP ID soon. */
+#define FRAG_VERDICT_MS 1000
+
+/* What the first fragment of a UDP or GRE datagram to a local address said:
+ * whether the datagram is a tunnel's, so that its later fragments, which
+ * carry no UDP or GRE header, are held for reassembly or delivered at
+ * once. */
+struct frag_verdict {
+    ovs_be32 src;                   /* Outer source. */
+    ovs_be32 dst;                   /* Outer destination. */
+    ovs_be16 id;                    /* IP ID. */
+    uint8_t proto;                  /* IP protocol. */
+    bool ours;                      /* A tunnel's? */
+    long long int expires;          /* When it lapses, in ms; 0: unused. */
+};
+
+/* Linux's defaults for ICMP errors (net.ipv4.icmp_msgs_per_sec and
+ * icmp_msgs_burst): a thread sends at most this many "fragmentation
+ * needed" a second, after a burst of ICMP_BURST. */
+#define ICMP_RATE_PER_SEC 1000
+#define ICMP_BURST 50
+
+/* A forwarding thread's own state of the tunnel layer.  Written only by
+ * that thread. */
+struct vport_tunnel_thread {
+    struct frag_verdict verdicts[FRAG_VERDICTS];
+
+    /* ICMP "fragmentation needed" token bucket, as Linux's
+     * icmp_global_allow(): 'icmp_credit' messages may be sent now; it
+     * grows by ICMP_RATE_PER_SEC a second up to ICMP_BURST. */
+    uint32_t icmp_credit;
+    long long int icmp_stamp;       /* When last refilled, in ms; 0: never,
+                                     * the bucket starts full. */
 };
 
 /* Rate limit of the error logs of the forwarding threads. */
@@ -177,22 +243,102 @@ vport_tunnel_destroy(struct vport_tunnel *vport)
     free(vport);
 }
 
+/* Returns a new, empty endpoint table. */
+struct vport_tunnel_endpoints *
+vport_tunnel_endpoints_create(void)
+{
+    return xzalloc(sizeof(struct vport_tunnel_endpoints));
+}
+
 /* Frees 'eps', an endpoint table no thread can see any more.  Accepts
  * NULL. */
-static void
-endpoints_free(struct vport_tunnel_endpoints *eps)
+void
+vport_tunnel_endpoints_destroy(struct vport_tunnel_endpoints *eps)
 {
     if (eps) {
         free(eps->e);
-        free(eps->local_addrs);
+        free(eps->local);
         free(eps);
     }
 }
 
+/* Adds to 'eps' a way into 'vport', of type 'ops': packets from 'remote'
+ * (0: any) to 'local' (0: any address of the port they are delivered to),
+ * of the type's IP protocol and, for a UDP type, of destination port
+ * 'udp_port'. */
+void
+vport_tunnel_endpoints_add(struct vport_tunnel_endpoints *eps,
+                           const struct vport_tunnel_ops *ops,
+                           ovs_be32 local, ovs_be32 remote,
+                           ovs_be16 udp_port, struct vport_tunnel *vport)
+{
+    struct vport_tunnel_endpoint *e;
+
+    if (eps->n == eps->allocated) {
+        eps->e = x2nrealloc(eps->e, &eps->allocated, sizeof *eps->e);
+    }
+    e = &eps->e[eps->n++];
+    memset(e, 0, sizeof *e);    /* endpoints_equal() compares the bytes. */
+    e->local = local;
+    e->remote = remote;
+    e->udp_port = ops->by_udp_port ? udp_port : 0;
+    e->proto = ops->ip_proto;
+    e->claims = ops->claims;
+    e->vport = vport;
+    eps->protos[e->proto] = true;
+    if (e->udp_port || e->claims) {
+        eps->l4_decides[e->proto] = true;
+    }
+}
+
+/* Adds to 'eps' address 'addr' of port 'port_no': tunnel packets to 'addr'
+ * that the flows output to that port are decapsulated. */
+void
+vport_tunnel_endpoints_add_local(struct vport_tunnel_endpoints *eps,
+                                 odp_port_t port_no, ovs_be32 addr)
+{
+    struct vport_tunnel_local *l;
+
+    if (eps->n_local == eps->allocated_local) {
+        eps->local = x2nrealloc(eps->local, &eps->allocated_local,
+                                sizeof *eps->local);
+    }
+    l = &eps->local[eps->n_local++];
+    memset(l, 0, sizeof *l);
+    l->port_no = port_no;
+    l->addr = addr;
+}
+
+/* Returns true if 'eps' (nonnull) has ways in and some address of port
+ * 'port_no'. */
+bool
+vport_tunnel_endpoints_has_local(const struct vport_tunnel_endpoints *eps,
+                                 odp_port_t port_no)
+{
+    if (eps->n) {
+        for (size_t i = 0; i < eps->n_local; i++) {
+            if (eps->local[i].port_no == port_no) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Returns true if output to 'port' may terminate tunnels, if it holds their
+ * address: a bridge's local port (an internal port), which hands what it
+ * receives to the host's IP stack, where the kernel's tunnel sockets take
+ * their packets.  (OVS's own userspace datapath takes any port that has an
+ * address, xport_has_ip(); only this function would change for that.) */
+static bool
+port_may_terminate(const struct dp_port *port)
+{
+    return port->is_internal;
+}
+
 /* Appends the IPv4 addresses of 'port''s netdev to 'eps'. */
 static void
-add_local_addrs(struct vport_tunnel_endpoints *eps, size_t *allocated,
-                const struct dp_port *port)
+add_local_addrs(struct vport_tunnel_endpoints *eps, const struct dp_port *port)
 {
     struct in6_addr *addrs, *masks;
     int n_addrs;
@@ -204,11 +350,7 @@ add_local_addrs(struct vport_tunnel_endpoints *eps, size_t *allocated,
         ovs_be32 ip = in6_addr_get_mapped_ipv4(&addrs[i]);
 
         if (ip) {
-            if (eps->n_local == *allocated) {
-                eps->local_addrs = x2nrealloc(eps->local_addrs, allocated,
-                                              sizeof *eps->local_addrs);
-            }
-            eps->local_addrs[eps->n_local++] = ip;
+            vport_tunnel_endpoints_add_local(eps, port->port_no, ip);
         }
     }
     free(addrs);
@@ -223,27 +365,24 @@ endpoints_equal(const struct vport_tunnel_endpoints *a,
 {
     return a && b && a->n == b->n && a->n_local == b->n_local
            && !memcmp(a->e, b->e, a->n * sizeof *a->e)
-           && !memcmp(a->local_addrs, b->local_addrs,
-                      a->n_local * sizeof *a->local_addrs);
+           && !memcmp(a->local, b->local, a->n_local * sizeof *a->local);
 }
 
 /* Rebuilds the endpoint table of 'dp' from its tunnel ports' options and
- * its internal ports' addresses, and publishes it if it changed.  Main
- * thread, under 'dp->reconfig_mutex'. */
+ * the addresses of the ports that may terminate tunnels, publishes it if it
+ * changed, and sets each port's 'terminates_tunnels' from it.  Main thread,
+ * under 'dp->reconfig_mutex'. */
 void
 vport_tunnel_publish_endpoints(struct datapath *dp)
 {
-    struct vport_tunnel_endpoints *old;
-    struct vport_tunnel_endpoints *eps = xzalloc(sizeof *eps);
-    size_t allocated = 0, allocated_local = 0;
-    bool need_local = false;
+    struct vport_tunnel_endpoints *old, *cur;
+    struct vport_tunnel_endpoints *eps = vport_tunnel_endpoints_create();
     struct dp_port *port;
 
     old = ovsrcu_get_protected(struct vport_tunnel_endpoints *,
                                &dp->tunnel_endpoints);
     CMAP_FOR_EACH (port, node, &dp->ports) {
         struct vport_tunnel *vport = port->tunnel;
-        struct vport_tunnel_endpoint *e;
         ovs_be32 local, remote;
         ovs_be16 udp_port;
 
@@ -252,39 +391,43 @@ vport_tunnel_publish_endpoints(struct datapath *dp)
         }
         vport->config_seen = vport->ops->endpoint(port->netdev, &local,
                                                   &remote, &udp_port);
-        if (!vport->config_seen) {
-            continue;
+        if (vport->config_seen) {
+            vport_tunnel_endpoints_add(eps, vport->ops, local, remote,
+                                       udp_port, vport);
         }
-        if (eps->n == allocated) {
-            eps->e = x2nrealloc(eps->e, &allocated, sizeof *eps->e);
-        }
-        e = &eps->e[eps->n++];
-        memset(e, 0, sizeof *e);
-        e->local = local;
-        e->remote = remote;
-        e->udp_port = vport->ops->by_udp_port ? udp_port : 0;
-        e->proto = vport->ops->ip_proto;
-        e->vport = vport;
-        eps->protos[e->proto] = true;
-        need_local |= !e->local;
     }
-    if (need_local) {
+    if (eps->n) {
         CMAP_FOR_EACH (port, node, &dp->ports) {
-            if (port->is_internal) {
-                add_local_addrs(eps, &allocated_local, port);
+            if (port_may_terminate(port)) {
+                add_local_addrs(eps, port);
             }
         }
     }
 
     if (!eps->n) {
-        endpoints_free(eps);
-        eps = NULL;
+        vport_tunnel_endpoints_destroy(eps);
+        cur = NULL;
     } else if (endpoints_equal(old, eps)) {
-        endpoints_free(eps);
-        return;
+        vport_tunnel_endpoints_destroy(eps);
+        cur = old;
+    } else {
+        cur = eps;
     }
-    ovsrcu_set(&dp->tunnel_endpoints, eps);
-    ovsrcu_postpone(endpoints_free, old);
+    if (cur != old) {
+        ovsrcu_set(&dp->tunnel_endpoints, cur);
+        ovsrcu_postpone(vport_tunnel_endpoints_destroy, old);
+    }
+
+    /* After the table, so that a thread that sees a port's flag set finds
+     * the port's addresses (a port added with the same addresses as one
+     * deleted leaves the table as it was, and needs its flag all the
+     * same).  A thread that still sees a flag that was cleared finds no
+     * address of the port, and delivers. */
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        atomic_store_relaxed(&port->terminates_tunnels,
+                             cur && vport_tunnel_endpoints_has_local(
+                                        cur, port->port_no));
+    }
 }
 
 /* Main thread: republishes the endpoint table when a tunnel port's options
@@ -310,7 +453,7 @@ vport_tunnel_run(struct datapath *dp)
                                        &udp_port)) {
             changed = true;
         }
-        if (port->is_internal) {
+        if (port_may_terminate(port)) {
             local_seq += netdev_get_change_seq(port->netdev);
         }
     }
@@ -324,27 +467,30 @@ vport_tunnel_run(struct datapath *dp)
     }
 }
 
-/* Returns true if 'ip' is an address of one of the datapath's internal
- * ports, as 'eps' recorded them. */
+/* Returns true if 'ip' is an address of port 'port_no', as 'eps' recorded
+ * the addresses. */
 static bool
-is_local_addr(const struct vport_tunnel_endpoints *eps, ovs_be32 ip)
+port_owns(const struct vport_tunnel_endpoints *eps, odp_port_t port_no,
+          ovs_be32 ip)
 {
     for (size_t i = 0; i < eps->n_local; i++) {
-        if (eps->local_addrs[i] == ip) {
+        if (eps->local[i].addr == ip && eps->local[i].port_no == port_no) {
             return true;
         }
     }
     return false;
 }
 
-/* Returns the vport that receives packets of IP protocol 'proto' and UDP
- * destination port 'udp_port' (ignored if '!port_known', for a non-first
- * outer fragment) from 'src' to 'dst', or NULL if there is none.  As the
- * kernel's ip_tunnel lookup, an exact (local, remote) match wins over
- * remote_ip=flow, which wins over a vport with no local_ip. */
+/* Returns the vport that receives packets of IP protocol 'proto' from 'src'
+ * to 'dst', an address of the port they are delivered to, whose IP payload
+ * starts with the 'l4_len' bytes at 'l4' (NULL for a fragment other than
+ * the first, which only a type that looks at nothing past the IP header
+ * takes), or NULL if there is none.  As the kernel's ip_tunnel lookup, an
+ * exact (local, remote) match wins over remote_ip=flow, which wins over a
+ * vport with no local_ip. */
 static struct vport_tunnel *
 find_endpoint(const struct vport_tunnel_endpoints *eps, uint8_t proto,
-              ovs_be16 udp_port, bool port_known, ovs_be32 src, ovs_be32 dst)
+              const uint8_t *l4, size_t l4_len, ovs_be32 src, ovs_be32 dst)
 {
     struct vport_tunnel *best = NULL;
     int best_score = 0;
@@ -354,21 +500,20 @@ find_endpoint(const struct vport_tunnel_endpoints *eps, uint8_t proto,
         int score;
 
         if (e->proto != proto
-            || (e->udp_port && port_known && e->udp_port != udp_port)
-            || (e->remote && e->remote != src)) {
+            || (e->remote && e->remote != src)
+            || (e->local && e->local != dst)) {
             continue;
         }
-        if (e->local) {
-            if (e->local != dst) {
-                continue;
-            }
-            score = e->remote ? 4 : 3;
-        } else {
-            if (!is_local_addr(eps, dst)) {
-                continue;
-            }
-            score = e->remote ? 2 : 1;
+        if (e->udp_port
+            && (!l4 || l4_len < TUNNEL_UDP_HLEN
+                || ((const struct udp_header *) l4)->udp_dst
+                   != e->udp_port)) {
+            continue;
         }
+        if (e->claims && (!l4 || !e->claims(l4, l4_len))) {
+            continue;
+        }
+        score = e->local ? (e->remote ? 4 : 3) : (e->remote ? 2 : 1);
         if (score > best_score) {
             best = e->vport;
             best_score = score;
@@ -377,56 +522,156 @@ find_endpoint(const struct vport_tunnel_endpoints *eps, uint8_t proto,
     return best;
 }
 
-/* Returns the outer IPv4 header of 'packet' if it is an Ethernet frame
- * (untagged or with one 802.1Q tag) carrying IPv4 of a protocol in
- * 'protos', and sets its l3_ofs; else returns NULL.  Guarantees only that
- * IP_HEADER_LEN bytes follow the returned header. */
+/* Returns the outer IPv4 header of 'packet' if it is an untagged Ethernet
+ * frame carrying IPv4 of a protocol in 'protos', and sets its l3_ofs; else
+ * returns NULL.  Guarantees only that IP_HEADER_LEN bytes follow the
+ * returned header.  A tagged frame delivered to a bridge's local port is
+ * for a VLAN device on top of it, whose addresses are not the port's: the
+ * kernel would not hand it to the port's tunnels either, nor does OVS's
+ * tunnel port map (tnl-ports.c matches untagged frames only). */
 static struct ip_header *
 outer_header(struct dp_packet *packet, const bool protos[UINT8_MAX + 1])
 {
     const uint8_t *data = dp_packet_data(packet);
     size_t size = dp_packet_size(packet);
-    size_t l3 = ETH_HEADER_LEN;
-    ovs_be16 type;
 
     if (packet->packet_type != htonl(PT_ETH)
-        || size < l3 + IP_HEADER_LEN) {
+        || size < ETH_HEADER_LEN + IP_HEADER_LEN
+        || ((const struct eth_header *) data)->eth_type != htons(ETH_TYPE_IP)
+        || !protos[data[ETH_HEADER_LEN + 9]]) {
         return NULL;
     }
-    type = ((const struct eth_header *) data)->eth_type;
-    if (type == htons(ETH_TYPE_VLAN_8021Q)) {
-        l3 += VLAN_HEADER_LEN;
-        if (size < l3 + IP_HEADER_LEN) {
-            return NULL;
-        }
-        type = ((const struct vlan_eth_header *) data)->veth_next_type;
-    }
-    if (type != htons(ETH_TYPE_IP) || !protos[data[l3 + 9]]) {
-        return NULL;
-    }
-    dp_packet_set_l3(packet, (uint8_t *) data + l3);
+    dp_packet_set_l3(packet, (uint8_t *) data + ETH_HEADER_LEN);
     return dp_packet_l3(packet);
 }
 
-/* Reads the UDP destination port of 'packet', whose outer IPv4 header is
- * 'ip', into '*port'.  Returns false if 'ip' is a non-first fragment or the
- * bytes are not there. */
-static bool
-udp_dst_port(const struct dp_packet *packet, const struct ip_header *ip,
-             ovs_be16 *port)
+/* Returns the IP payload of 'packet', whose outer IPv4 header is 'ip', and
+ * stores in '*len' how many of its bytes are present (up to the total
+ * length, at most to the packet's end).  Returns NULL if the header length
+ * is impossible or the bytes are not there.  For the types' lookups, which
+ * read at most a UDP or GRE header from it. */
+const uint8_t *
+vport_tunnel_outer_l4(const struct dp_packet *packet,
+                      const struct ip_header *ip, size_t *len)
 {
+    size_t avail = (const char *) dp_packet_tail(packet) - (const char *) ip;
     size_t ihl = IP_IHL(ip->ip_ihl_ver) * 4;
-    const char *tail = dp_packet_tail(packet);
-    const struct udp_header *udp;
+    size_t tot_len = ntohs(ip->ip_tot_len);
 
-    if (ip->ip_frag_off & htons(IP_FRAG_OFF_MASK)
-        || ihl < IP_HEADER_LEN
-        || tail - (const char *) ip < ihl + TUNNEL_UDP_HLEN) {
-        return false;
+    if (ihl < IP_HEADER_LEN || ihl > avail || tot_len < ihl) {
+        *len = 0;
+        return NULL;
     }
-    udp = (const struct udp_header *) ((const char *) ip + ihl);
-    *port = udp->udp_dst;
-    return true;
+    *len = MIN(avail, tot_len) - ihl;
+    return (const uint8_t *) ip + ihl;
+}
+
+/* Looks up what 'tt' recorded for the datagram whose later fragment has
+ * outer header 'ip': 1 a tunnel's, 0 not, -1 unknown. */
+static int
+frag_verdict_get(struct vport_tunnel_thread *tt, const struct ip_header *ip,
+                 long long int now)
+{
+    ovs_be32 src = get_16aligned_be32(&ip->ip_src);
+    ovs_be32 dst = get_16aligned_be32(&ip->ip_dst);
+    uint32_t hash = hash_3words((OVS_FORCE uint32_t) src,
+                                (OVS_FORCE uint32_t) dst,
+                                (ntohs(ip->ip_id) << 8) | ip->ip_proto);
+    struct frag_verdict *v = &tt->verdicts[hash & (FRAG_VERDICTS - 1)];
+
+    if (v->expires > now && v->src == src && v->dst == dst
+        && v->id == ip->ip_id && v->proto == ip->ip_proto) {
+        return v->ours;
+    }
+    return -1;
+}
+
+/* Records in 'tt' whether the datagram whose first fragment has outer
+ * header 'ip' is a tunnel's ('ours'). */
+static void
+frag_verdict_set(struct vport_tunnel_thread *tt, const struct ip_header *ip,
+                 bool ours, long long int now)
+{
+    ovs_be32 src = get_16aligned_be32(&ip->ip_src);
+    ovs_be32 dst = get_16aligned_be32(&ip->ip_dst);
+    uint32_t hash = hash_3words((OVS_FORCE uint32_t) src,
+                                (OVS_FORCE uint32_t) dst,
+                                (ntohs(ip->ip_id) << 8) | ip->ip_proto);
+    struct frag_verdict *v = &tt->verdicts[hash & (FRAG_VERDICTS - 1)];
+
+    v->src = src;
+    v->dst = dst;
+    v->id = ip->ip_id;
+    v->proto = ip->ip_proto;
+    v->ours = ours;
+    v->expires = now + FRAG_VERDICT_MS;
+}
+
+/* Says what 'packet', which the flows output to port 'port_no' (MAC
+ * 'port_mac'), is to the tunnel vports of 'eps', and for VPORT_TUNNEL_OURS
+ * and the first fragment of a tunnel datagram stores the vport in
+ * '*vportp' (else NULL).  A tunnel packet is an untagged IPv4 frame to
+ * 'port_mac' (or a multicast MAC, which the kernel's IP stack takes too),
+ * to an address of the port, of the protocol, UDP port and header of a
+ * vport whose endpoints match.  'tt' is the calling thread's, for the
+ * verdicts on fragmented UDP and GRE datagrams; 'now_ms' the time.
+ *
+ * Reads untrusted bytes: every length is checked before use.  A packet it
+ * does not take is left byte for byte as it was (only its l3_ofs may be
+ * set); the caller checks the outer header of one it takes
+ * (vport_tunnel_check_outer()).  Any thread, on a packet it owns. */
+enum vport_tunnel_class
+vport_tunnel_classify(const struct vport_tunnel_endpoints *eps,
+                      odp_port_t port_no, struct eth_addr port_mac,
+                      struct vport_tunnel_thread *tt, long long int now_ms,
+                      struct dp_packet *packet, struct vport_tunnel **vportp)
+{
+    const struct eth_header *eth = dp_packet_data(packet);
+    struct ip_header *ip = outer_header(packet, eps->protos);
+    const uint8_t *l4;
+    ovs_be32 src, dst;
+    size_t l4_len;
+    uint8_t proto;
+
+    *vportp = NULL;
+    if (!ip
+        || (!eth_addr_equals(eth->eth_dst, port_mac)
+            && !eth_addr_is_multicast(eth->eth_dst))) {
+        return VPORT_TUNNEL_NOT_OURS;
+    }
+    dst = get_16aligned_be32(&ip->ip_dst);
+    if (!port_owns(eps, port_no, dst)) {
+        return VPORT_TUNNEL_NOT_OURS;
+    }
+    src = get_16aligned_be32(&ip->ip_src);
+    proto = ip->ip_proto;
+
+    if (ip->ip_frag_off & htons(IP_FRAG_OFF_MASK)) {
+        /* A later fragment: only the addresses and protocol are known. */
+        if (!eps->l4_decides[proto]) {
+            *vportp = find_endpoint(eps, proto, NULL, 0, src, dst);
+            return *vportp ? VPORT_TUNNEL_FRAGMENT : VPORT_TUNNEL_NOT_OURS;
+        }
+        switch (frag_verdict_get(tt, ip, now_ms)) {
+        case 1:
+            return VPORT_TUNNEL_FRAGMENT;
+        case 0:
+            return VPORT_TUNNEL_NOT_OURS;
+        default:
+            return VPORT_TUNNEL_FRAGMENT_UNKNOWN;
+        }
+    }
+
+    l4 = vport_tunnel_outer_l4(packet, ip, &l4_len);
+    *vportp = find_endpoint(eps, proto, l4, l4_len, src, dst);
+    if (ip->ip_frag_off & htons(IP_MORE_FRAGMENTS)) {
+        /* The first fragment decides for the later ones. */
+        if (eps->l4_decides[proto]) {
+            frag_verdict_set(tt, ip, *vportp != NULL, now_ms);
+        }
+        return *vportp ? VPORT_TUNNEL_FRAGMENT : VPORT_TUNNEL_NOT_OURS;
+    }
+    return *vportp ? VPORT_TUNNEL_OURS : VPORT_TUNNEL_NOT_OURS;
 }
 
 /* Drops 'packet', which 't' received on or output to 'vport', counting it
@@ -626,29 +871,88 @@ vport_tunnel_udp_src_port(struct dp_packet *packet)
     return netdev_tnl_get_src_port(packet);
 }
 
-/* Returns 't''s receive cell for 'vport', on the thread's active list. */
+/* Returns a new state for a forwarding thread's tunnel layer. */
+struct vport_tunnel_thread *
+vport_tunnel_thread_create(void)
+{
+    return xzalloc(sizeof(struct vport_tunnel_thread));
+}
+
+/* Frees 'tt'.  Accepts NULL. */
+void
+vport_tunnel_thread_destroy(struct vport_tunnel_thread *tt)
+{
+    free(tt);
+}
+
+/* Returns 't''s state of the tunnel layer, creating it at first use. */
+static struct vport_tunnel_thread *
+thread_state(struct pmd_thread *t)
+{
+    if (OVS_UNLIKELY(!t->tunnel)) {
+        t->tunnel = vport_tunnel_thread_create();
+    }
+    return t->tunnel;
+}
+
+/* Returns 't''s receive cell for 'vport', on the thread's active list.  The
+ * list has no bound (a thread may fill the cells of every tunnel port in
+ * one round) and is only ever pushed and popped at its head, so that a
+ * cell filled again while the list is flushed is simply flushed again. */
 static struct vport_tunnel_rx *
 rx_cell(struct pmd_thread *t, struct vport_tunnel *vport)
 {
     struct vport_tunnel_rx *rx = &vport->rx[t->index % vport->n_threads];
 
     if (!rx->active) {
-        if (t->n_active_tunnels == PMD_MAX_ACTIVE_TUNNELS) {
-            vport_tunnel_flush(t);
-        }
         rx->active = true;
-        t->active_tunnels[t->n_active_tunnels++] = rx;
+        rx->next_active = t->active_tunnels;
+        t->active_tunnels = rx;
+        t->n_active_tunnels++;
     }
     return rx;
 }
 
-/* Hands decapsulated 'packet' to 't''s receive cell of 'vport'. */
+/* Forwards 'batch', packets from 't''s receive cell 'rx', at the nesting
+ * level of the cell. */
+static void
+rx_deliver(struct pmd_thread *t, struct vport_tunnel_rx *rx,
+           struct dp_packet_batch *batch)
+{
+    unsigned int outer = t->tunnel_nesting;
+
+    t->tunnel_nesting = rx->level;
+    dp_input_tunnel(t, batch);
+    t->tunnel_nesting = outer;
+}
+
+/* Returns true if 't' may receive one more packet on 'vport' from the
+ * packets it is forwarding: not if they were decapsulated
+ * VPORT_TUNNEL_MAX_NESTING times in a row already.  Otherwise drops
+ * 'packet' and counts it. */
+static bool
+rx_nesting_ok(struct pmd_thread *t, struct vport_tunnel *vport,
+              struct dp_packet *packet)
+{
+    if (OVS_LIKELY(t->tunnel_nesting < VPORT_TUNNEL_MAX_NESTING)) {
+        return true;
+    }
+    VLOG_DBG_RL(&rl, "%s: dropped a packet decapsulated %u times in a row",
+                netdev_get_name(vport->port->netdev), t->tunnel_nesting + 1);
+    drop_packet(t, vport, packet, PMD_TNL_DROP_NESTING,
+                NETDEV_IPIP_RX_DROPPED);
+    return false;
+}
+
+/* Hands decapsulated 'packet' to 't''s receive cell of 'vport'.  The caller
+ * checked rx_nesting_ok(). */
 static void
 rx_enqueue(struct pmd_thread *t, struct vport_tunnel *vport,
            struct dp_packet *packet)
 {
     struct vport_tunnel_rx *rx = rx_cell(t, vport);
 
+    rx->level = MAX(rx->level, t->tunnel_nesting + 1);
     if (!vport->ops->gro_enabled
         || vport->ops->gro_enabled(vport->port->netdev)) {
         struct gro_cell *gro = ovsrcu_get(struct gro_cell *, &rx->gro);
@@ -666,105 +970,180 @@ rx_enqueue(struct pmd_thread *t, struct vport_tunnel *vport,
             struct dp_packet_batch full = rx->plain;
 
             dp_packet_batch_init(&rx->plain);
-            dp_input_tunnel(t, &full);
+            rx_deliver(t, rx, &full);
         }
         dp_packet_batch_add(&rx->plain, packet);
     }
 }
 
-/* Gives 'packet', which 't' reassembled from outer fragments received on
- * 'rx_port' and which turned out to be no tunnel's, back to the flow table
- * as if received whole. */
+/* Decapsulates 'packet', a tunnel packet of 'vport' whose outer IPv4
+ * header is 'ip' and which came in on port 'rx_port', into 't''s receive
+ * cell, or drops and counts it. */
 static void
-rx_not_ours(struct pmd_thread *t, struct dp_packet *packet, odp_port_t rx_port)
+rx_decapsulate(struct pmd_thread *t, struct vport_tunnel *vport,
+               struct dp_packet *packet, const struct ip_header *ip,
+               odp_port_t rx_port)
 {
-    struct dp_packet_batch batch;
-
-    pkt_metadata_init(&packet->md, rx_port);
-    dp_packet_batch_init_packet(&batch, packet);
-    dp_input_inject(t, &batch);
-}
-
-/* If 'packet', received on port 'rx_port', is a tunnel packet addressed to
- * a local endpoint in 'eps', takes it: decapsulates it into 't''s receive
- * cell of its vport, or drops and counts it.  Returns false, leaving
- * 'packet' alone, otherwise. */
-bool
-vport_tunnel_catch(struct pmd_thread *t,
-                   const struct vport_tunnel_endpoints *eps,
-                   struct dp_packet *packet, odp_port_t rx_port)
-{
-    struct ip_header *ip = outer_header(packet, eps->protos);
-    ovs_be16 udp_port = 0;
-    struct vport_tunnel *vport;
     enum pmd_counter drop;
-    bool port_known;
 
-    if (!ip) {
-        return false;
+    if (!rx_nesting_ok(t, vport, packet)) {
+        return;
     }
-    port_known = ip->ip_proto == IPPROTO_UDP
-                 && udp_dst_port(packet, ip, &udp_port);
-    if (ip->ip_proto == IPPROTO_UDP && !port_known
-        && !IP_IS_FRAGMENT(ip->ip_frag_off)) {
-        return false;
-    }
-    vport = find_endpoint(eps, ip->ip_proto, udp_port, port_known,
-                          get_16aligned_be32(&ip->ip_src),
-                          get_16aligned_be32(&ip->ip_dst));
-    if (!vport) {
-        return false;
-    }
-
     drop = vport_tunnel_check_outer(packet, ip);
     if (drop) {
         VLOG_DBG_RL(&rl, "%s: dropped malformed %s packet",
                     netdev_get_name(vport->port->netdev), vport->ops->type);
         rx_drop(t, vport, packet, drop);
-        return true;
+        return;
     }
-    if (IP_IS_FRAGMENT(ip->ip_frag_off)) {
-        pmd_counter_add(t, PMD_TNL_RX_FRAGMENTS, 1);
-        packet = ipf_cpu_reassemble(dp_ipf_thread_table(t), packet, t->now);
-        if (!packet) {
-            return true;
-        }
-        pmd_counter_add(t, PMD_TNL_RX_REASSEMBLED, 1);
-        ip = dp_packet_l3(packet);
-        if (ip->ip_proto == IPPROTO_UDP) {
-            /* Only now is the UDP port known for sure. */
-            if (!udp_dst_port(packet, ip, &udp_port)
-                || !(vport = find_endpoint(eps, ip->ip_proto, udp_port, true,
-                                           get_16aligned_be32(&ip->ip_src),
-                                           get_16aligned_be32(&ip->ip_dst)))) {
-                rx_not_ours(t, packet, rx_port);
-                return true;
-            }
-        }
-    }
-
     packet = vport->ops->decapsulate(vport->port->netdev, packet, ip,
                                      vport->port->port_no, rx_port, &drop);
     if (!packet) {
         pmd_counter_add(t, drop, 1);
         port_count(t, vport, NETDEV_IPIP_RX_ERRORS, 1);
-        return true;
+        return;
     }
     pmd_counter_add(t, PMD_TNL_RX_DECAP, 1);
     port_count(t, vport, NETDEV_IPIP_RX_PACKETS, 1);
     port_count(t, vport, NETDEV_IPIP_RX_BYTES, dp_packet_size(packet));
     rx_enqueue(t, vport, packet);
-    return true;
+}
+
+/* Gives 'packet', an outer fragment of a tunnel datagram (of 'vport', if
+ * known) that came in on 'rx_port', to 't''s reassembly table, and
+ * decapsulates the datagram it completes.  Returns NULL, or a datagram it
+ * completed that turns out to be no tunnel's, whole, for the caller to
+ * deliver. */
+static struct dp_packet *
+rx_fragment(struct pmd_thread *t, const struct vport_tunnel_endpoints *eps,
+            struct vport_tunnel *vport, struct dp_packet *packet,
+            odp_port_t rx_port)
+{
+    const struct ip_header *ip = dp_packet_l3(packet);
+    enum pmd_counter drop = vport_tunnel_check_outer(packet, ip);
+    const uint8_t *l4;
+    size_t l4_len;
+
+    if (drop) {
+        if (vport) {
+            rx_drop(t, vport, packet, drop);
+        } else {
+            pmd_counter_add(t, drop, 1);
+            dp_packet_delete(packet);
+        }
+        return NULL;
+    }
+    pmd_counter_add(t, PMD_TNL_RX_FRAGMENTS, 1);
+    packet = ipf_cpu_reassemble(dp_ipf_thread_table(t), packet, t->now);
+    if (!packet) {
+        return NULL;
+    }
+    pmd_counter_add(t, PMD_TNL_RX_REASSEMBLED, 1);
+    ip = dp_packet_l3(packet);
+    l4 = vport_tunnel_outer_l4(packet, ip, &l4_len);
+    vport = find_endpoint(eps, ip->ip_proto, l4, l4_len,
+                          get_16aligned_be32(&ip->ip_src),
+                          get_16aligned_be32(&ip->ip_dst));
+    if (!vport) {
+        /* Only a first fragment that is a tunnel's is ever held, so this
+         * takes a table that changed meanwhile. */
+        return packet;
+    }
+    rx_decapsulate(t, vport, packet, ip, rx_port);
+    return NULL;
+}
+
+/* Takes 'packet', which the flows output to the port numbered 'port_no'
+ * with MAC 'port_mac', if it is a tunnel packet for that port: decapsulates
+ * it into 't''s receive cell of its vport, or holds it for reassembly, or
+ * drops and counts it.  Returns the packet to deliver to the port (the one
+ * given, or a datagram reassembled for nothing), or NULL. */
+static struct dp_packet *
+terminate_one(struct pmd_thread *t, const struct vport_tunnel_endpoints *eps,
+              odp_port_t port_no, struct eth_addr port_mac,
+              struct dp_packet *packet)
+{
+    odp_port_t rx_port = packet->md.in_port.odp_port;
+    struct vport_tunnel *vport;
+    struct dp_packet *copy;
+
+    switch (vport_tunnel_classify(eps, port_no, port_mac, thread_state(t),
+                                  t->now, packet, &vport)) {
+    case VPORT_TUNNEL_OURS:
+        rx_decapsulate(t, vport, packet, dp_packet_l3(packet), rx_port);
+        return NULL;
+
+    case VPORT_TUNNEL_FRAGMENT:
+        return rx_fragment(t, eps, vport, packet, rx_port);
+
+    case VPORT_TUNNEL_FRAGMENT_UNKNOWN:
+        /* Delivered at once, whatever it is.  If its datagram is a
+         * tunnel's after all (its first fragment comes later), the copy
+         * lets it complete here; if not, the copy ages out of the table,
+         * and the host, which got every fragment, reassembles it. */
+        if (!vport_tunnel_check_outer(packet, dp_packet_l3(packet))) {
+            pmd_counter_add(t, PMD_TNL_RX_FRAGMENTS_COPIED, 1);
+            copy = rx_fragment(t, eps, NULL, dp_packet_clone(packet),
+                               rx_port);
+            dp_packet_delete(copy);
+        }
+        return packet;
+
+    case VPORT_TUNNEL_NOT_OURS:
+    default:
+        return packet;
+    }
+}
+
+/* Takes out of 'batch', which the flows of 't' output to 'port', the tunnel
+ * packets addressed to one of 'port''s addresses: each is decapsulated
+ * into 't''s receive cell of its vport (or held for reassembly, or dropped
+ * and counted), as the kernel's IP stack hands them to its tunnel sockets.
+ * Everything else stays in 'batch', intact, to be delivered to the port.
+ * Called only for a port with dp_port_terminates_tunnels().
+ *
+ * May forward packets before it returns (a full receive batch of a vport
+ * with gro=false), and so flush 't''s output queues. */
+void
+vport_tunnel_terminate(struct pmd_thread *t, struct dp_port *port,
+                       struct dp_packet_batch *batch)
+{
+    const struct vport_tunnel_endpoints *eps;
+    size_t i, size = dp_packet_batch_size(batch);
+    struct dp_packet *packet;
+    struct eth_addr mac;
+    int mtu;
+
+    eps = ovsrcu_get(struct vport_tunnel_endpoints *,
+                     &t->dp->tunnel_endpoints);
+    if (!eps) {
+        return;
+    }
+    dp_port_get_link(port, &mac, &mtu);
+    DP_PACKET_BATCH_REFILL_FOR_EACH (i, size, packet, batch) {
+        packet = terminate_one(t, eps, port->port_no, mac, packet);
+        if (packet) {
+            dp_packet_batch_refill(batch, packet, i);
+        }
+    }
 }
 
 /* Ends 't''s round for its tunnel receive cells: everything they hold goes
- * through the flow lookup as received on its vport. */
+ * through the flow lookup as received on its vport.  A cell that this
+ * refills (a tunnel whose packets come back into it, or into another
+ * tunnel) is flushed again, its packets one nesting level deeper each
+ * time, so that the loop ends at VPORT_TUNNEL_MAX_NESTING. */
 void
 vport_tunnel_flush(struct pmd_thread *t)
 {
-    for (size_t i = 0; i < t->n_active_tunnels; i++) {
-        struct vport_tunnel_rx *rx = t->active_tunnels[i];
+    while (t->active_tunnels) {
+        struct vport_tunnel_rx *rx = t->active_tunnels;
         struct gro_cell *gro = ovsrcu_get(struct gro_cell *, &rx->gro);
+
+        t->active_tunnels = rx->next_active;
+        t->n_active_tunnels--;
+        rx->next_active = NULL;
+        rx->active = false;
 
         if (gro) {
             struct dp_packet_batch batch;
@@ -775,18 +1154,20 @@ vport_tunnel_flush(struct pmd_thread *t)
                 if (!gro_cell_pop(gro, &batch)) {
                     break;
                 }
-                dp_input_tunnel(t, &batch);
+                rx_deliver(t, rx, &batch);
             }
         }
         if (!dp_packet_batch_is_empty(&rx->plain)) {
             struct dp_packet_batch batch = rx->plain;
 
             dp_packet_batch_init(&rx->plain);
-            dp_input_tunnel(t, &batch);
+            rx_deliver(t, rx, &batch);
         }
-        rx->active = false;
+        if (!rx->active) {
+            /* Nothing came back into it: it is empty. */
+            rx->level = 0;
+        }
     }
-    t->n_active_tunnels = 0;
 }
 
 /* Where an encapsulated packet leaves: the underlay bridge's local port,
@@ -875,19 +1256,54 @@ get_underlay(struct pmd_thread *t, struct vport_tunnel *vport,
     return *have_u;
 }
 
+/* Returns true if 't' may send an ICMP error now, taking a token from its
+ * bucket, as Linux's icmp_global_allow() does with icmp_msgs_per_sec and
+ * icmp_msgs_burst.  A thread's bucket bounds what a flood of too-big
+ * packets costs it, whoever sends them.  (Linux also limits each
+ * destination, net.ipv4.icmp_ratelimit, with a table of peers; a thread
+ * here has none, and one sender's traffic can only use up its own
+ * thread's tokens.) */
+static bool
+icmp_allowed(struct pmd_thread *t)
+{
+    struct vport_tunnel_thread *tt = thread_state(t);
+    long long int elapsed = t->now - tt->icmp_stamp;
+
+    if (!tt->icmp_stamp || elapsed * ICMP_RATE_PER_SEC >= 1000 * ICMP_BURST
+        || elapsed < 0) {
+        tt->icmp_credit = ICMP_BURST;
+        tt->icmp_stamp = t->now ? t->now : 1;
+    } else if (elapsed * ICMP_RATE_PER_SEC >= 1000) {
+        uint32_t tokens = elapsed * ICMP_RATE_PER_SEC / 1000;
+
+        tt->icmp_credit = MIN(ICMP_BURST, tt->icmp_credit + tokens);
+        tt->icmp_stamp += tokens * 1000 / ICMP_RATE_PER_SEC;
+    }
+    if (!tt->icmp_credit) {
+        return false;
+    }
+    tt->icmp_credit--;
+    return true;
+}
+
 /* Answers 'packet', too big for the tunnel's path MTU 'mtu' with DF set,
  * with an ICMP "fragmentation needed", received back on 'vport' as if from
  * the tunnel's far end, so that the flows that deliver the tunnel's traffic
- * take it to the sender.  Frees 'packet'. */
+ * take it to the sender, unless 't' is over its ICMP rate limit.  Frees
+ * 'packet'. */
 static void
 send_frag_needed(struct pmd_thread *t, struct vport_tunnel *vport,
                  struct dp_packet *packet, ovs_be32 local, int mtu)
 {
     const struct flow_tnl *tnl = &packet->md.tunnel;
-    struct dp_packet *icmp;
+    struct dp_packet *icmp = NULL;
 
-    icmp = ip_icmp_frag_needed(packet, local, mtu);
-    if (icmp) {
+    if (icmp_allowed(t)) {
+        icmp = ip_icmp_frag_needed(packet, local, mtu);
+    } else {
+        pmd_counter_add(t, PMD_TNL_ICMP_SUPPRESSED, 1);
+    }
+    if (icmp && rx_nesting_ok(t, vport, icmp)) {
         struct flow_tnl *rtnl;
 
         vport_tunnel_init_metadata(icmp, vport->port->port_no,
@@ -1004,6 +1420,42 @@ underlay_add(struct pmd_thread *t, struct dp_packet_batch *underlay,
     dp_packet_batch_add(underlay, packet);
 }
 
+/* Bytes of the Ethernet and outer IPv4 headers that encapsulation puts in
+ * front of a tunnel's own header. */
+#define TUNNEL_OUTER_HLEN (ETH_HEADER_LEN + IP_HEADER_LEN)
+
+/* Makes room in front of 'packet' for 'push' bytes of headers, so that
+ * pushing them reallocates nothing.  Returns the packet to push them on (a
+ * copy, the original freed, if its buffer could not grow in place), or
+ * NULL, leaving 'packet' to the caller, if the frame would exceed what a
+ * dp_packet holds: an IPv4 datagram has at most 65535 bytes, and OVS 3.1
+ * records a packet's allocation in 16 bits, which a larger one wraps
+ * (dp_packet_resize()), so the whole frame must fit in them. */
+static struct dp_packet *
+make_headroom(struct dp_packet *packet, size_t push)
+{
+    size_t size = dp_packet_size(packet);
+    struct dp_packet *copy;
+
+    if (size + push > UINT16_MAX) {
+        return NULL;
+    }
+    if (dp_packet_headroom(packet) >= push) {
+        return packet;
+    }
+    if ((packet->source == DPBUF_MALLOC || packet->source == DPBUF_STUB)
+        && dp_packet_tailroom(packet) <= UINT16_MAX - size - push) {
+        dp_packet_resize(packet, push, dp_packet_tailroom(packet));
+        return packet;
+    }
+    /* A DPDK or AF_XDP buffer cannot grow (dp_packet_resize() aborts on
+     * it), and a buffer with much tailroom would not fit 16 bits: a copy
+     * with exactly the room needed. */
+    copy = dp_packet_clone_with_headroom(packet, push);
+    dp_packet_delete(packet);
+    return copy;
+}
+
 /* Encapsulates one packet (no TSO mark), output to 'vport', whose tunnel
  * header is 'hlen' bytes, and adds the result, one frame or its fragments,
  * to 'underlay'.  '*u' caches the underlay of the previous packet of the
@@ -1015,6 +1467,7 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
 {
     const struct flow_tnl *tnl = &packet->md.tunnel;
     const struct ip_header *inner;
+    struct dp_packet *roomy;
     struct outer_fields f;
     size_t inner_len;
 
@@ -1048,6 +1501,17 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
          * Linux's ip_tunnel clears DF for an inner packet without it. */
         f.df = false;
     }
+
+    roomy = make_headroom(packet, TUNNEL_OUTER_HLEN + hlen);
+    if (!roomy) {
+        VLOG_DBG_RL(&rl, "%s: dropped a %"PRIuSIZE"-byte packet: "
+                    "encapsulated, it would exceed 65535 bytes",
+                    netdev_get_name(vport->port->netdev), inner_len);
+        tx_drop(t, vport, packet, PMD_TNL_DROP_TOO_LONG);
+        return;
+    }
+    packet = roomy;
+    tnl = &packet->md.tunnel;
 
     port_count(t, vport, NETDEV_IPIP_TX_PACKETS, 1);
     port_count(t, vport, NETDEV_IPIP_TX_BYTES, inner_len);

@@ -22,26 +22,41 @@
  * and expects decapsulated packets back on that port with their tunnel
  * metadata, as the Linux kernel's OVS datapath does for its vports.
  *
+ * Where packets are decapsulated: where the Linux kernel's datapath hands
+ * them to its IP stack, whose tunnel sockets take them.  That is when the
+ * flows of a bridge output a packet to a port that holds the packet's
+ * destination address (the bridge's local port, an internal port): output
+ * to such a port first calls vport_tunnel_terminate(), which takes the
+ * tunnel packets out of the batch and leaves everything else to be
+ * delivered intact.  So the underlay bridge's OpenFlow rules see every
+ * tunnel packet, no other port can inject into a tunnel, and a packet
+ * carried inside a tunnel is decapsulated again only if the overlay's flows
+ * deliver it to a local port of its own (at most VPORT_TUNNEL_MAX_NESTING
+ * times in a row).
+ *
  * What every type shares lives here: the endpoint table that says which
- * underlay packets are a vport's (by outer IP protocol, and by UDP
- * destination port for the UDP types), outer fragment reassembly, the
- * per-thread receive cells (GRO cells or plain batches) flushed at the end
- * of a round, and on transmit software segmentation, the outer IPv4 header,
- * the route (ovs_router_lookup()), the neighbour cache, outer
- * fragmentation and the hand-off to the underlay bridge.  What differs per
- * type is a small 'struct vport_tunnel_ops': how to decapsulate, and which
- * header to push between the outer IPv4 header and the inner packet
- * (vport-ipip.c, vport-vxlan.c, vport-gre.c, vport-geneve.c).
+ * packets delivered to which port are a vport's (by the port's addresses,
+ * outer IP protocol, UDP destination port for the UDP types, a look at the
+ * GRE header for gre), outer fragment reassembly, the per-thread receive
+ * cells (GRO cells or plain batches) flushed at the end of a round, and on
+ * transmit software segmentation, the outer IPv4 header, the route
+ * (ovs_router_lookup()), the neighbour cache, outer fragmentation and the
+ * hand-off to the underlay bridge.  What differs per type is a small
+ * 'struct vport_tunnel_ops': how to decapsulate, and which header to push
+ * between the outer IPv4 header and the inner packet (vport-ipip.c,
+ * vport-vxlan.c, vport-gre.c, vport-geneve.c).
  *
  * Who owns what: the endpoint table is built by the main thread and read by
  * the forwarding threads under RCU, taking no reference; each thread owns
- * its receive cell of each vport, its reassembly table and its counters. */
+ * its receive cell of each vport, its reassembly table, its fragment
+ * verdicts, its ICMP rate limit and its counters. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "openvswitch/types.h"
+#include "packets.h"
 #include "pmd.h"
 
 struct datapath;
@@ -54,6 +69,14 @@ struct ip_header;
 struct netdev;
 struct vport_tunnel;
 struct vport_tunnel_endpoints;
+struct vport_tunnel_thread;
+
+/* How many times in a row a packet may be decapsulated: a tunnel in a
+ * tunnel is carried, a tunnel whose remote is one of our own addresses
+ * with a flow back into it ends, its packets counted as "drop tunnel
+ * nesting" (each loop is one more decapsulation, and GRO cells would
+ * otherwise let it run forever, since they start every round afresh). */
+#define VPORT_TUNNEL_MAX_NESTING 4
 
 /* What one tunnel type does differently.  The functions marked "forwarding
  * threads" run on the per-packet path: they touch only the packet. */
@@ -72,6 +95,13 @@ struct vport_tunnel_ops {
      * change), or NULL if the port is not configured. */
     const void *(*endpoint)(const struct netdev *, ovs_be32 *local,
                             ovs_be32 *remote, ovs_be16 *udp_port);
+
+    /* Forwarding threads, NULL if the outer IP protocol (and the UDP
+     * destination port) alone say that a packet is the type's: returns
+     * true if a packet whose outer IPv4 payload starts with the 'len'
+     * bytes at 'l4' (possibly fewer than a header) is one it takes.
+     * Anything else to a local address reaches the local port intact. */
+    bool (*claims)(const void *l4, size_t len);
 
     /* Main thread and forwarding threads: should received TCP be merged in
      * the GRO cells?  NULL: yes. */
@@ -120,12 +150,52 @@ void vport_tunnel_format_gro_stats(struct ds *, const struct datapath *,
                                    const char *port_name);
 
 /* Forwarding threads. */
-bool vport_tunnel_catch(struct pmd_thread *,
-                        const struct vport_tunnel_endpoints *,
-                        struct dp_packet *, odp_port_t rx_port);
+void vport_tunnel_terminate(struct pmd_thread *, struct dp_port *,
+                            struct dp_packet_batch *);
 void vport_tunnel_flush(struct pmd_thread *);
 void vport_tunnel_send(struct pmd_thread *, struct dp_port *,
                        struct dp_packet_batch *);
+
+/* The endpoint table, built by the main thread (and by tests): ways in,
+ * and the addresses of the ports that terminate tunnels. */
+struct vport_tunnel_endpoints *vport_tunnel_endpoints_create(void);
+void vport_tunnel_endpoints_add(struct vport_tunnel_endpoints *,
+                                const struct vport_tunnel_ops *,
+                                ovs_be32 local, ovs_be32 remote,
+                                ovs_be16 udp_port, struct vport_tunnel *);
+void vport_tunnel_endpoints_add_local(struct vport_tunnel_endpoints *,
+                                      odp_port_t, ovs_be32 addr);
+bool vport_tunnel_endpoints_has_local(const struct vport_tunnel_endpoints *,
+                                      odp_port_t);
+void vport_tunnel_endpoints_destroy(struct vport_tunnel_endpoints *);
+
+/* A forwarding thread's own state of the tunnel layer.  Used only by that
+ * thread. */
+struct vport_tunnel_thread *vport_tunnel_thread_create(void);
+void vport_tunnel_thread_destroy(struct vport_tunnel_thread *);
+
+/* What vport_tunnel_classify() makes of a packet output to a port. */
+enum vport_tunnel_class {
+    VPORT_TUNNEL_NOT_OURS,      /* Not a tunnel's: deliver it intact. */
+    VPORT_TUNNEL_OURS,          /* A whole tunnel packet of the vport. */
+    VPORT_TUNNEL_FRAGMENT,      /* An outer fragment of a tunnel datagram,
+                                 * for reassembly (the vport is unknown for
+                                 * a later fragment of a UDP or GRE
+                                 * datagram). */
+    VPORT_TUNNEL_FRAGMENT_UNKNOWN, /* A later fragment of a UDP or GRE
+                                 * datagram whose first fragment this thread
+                                 * has not seen: deliver it, and give a copy
+                                 * to reassembly in case the datagram turns
+                                 * out to be a tunnel's. */
+};
+
+enum vport_tunnel_class vport_tunnel_classify(
+    const struct vport_tunnel_endpoints *, odp_port_t port_no,
+    struct eth_addr port_mac, struct vport_tunnel_thread *,
+    long long int now_ms, struct dp_packet *, struct vport_tunnel **vportp);
+const uint8_t *vport_tunnel_outer_l4(const struct dp_packet *,
+                                     const struct ip_header *,
+                                     size_t *len);
 
 /* Helpers for the types' ops, any thread, on packets the caller owns. */
 enum pmd_counter vport_tunnel_check_outer(const struct dp_packet *,

@@ -75,6 +75,7 @@ const struct vport_tunnel_ops vport_vxlan_ops = {
     .by_udp_port = true,
     .inner_ipv4_only = false,
     .endpoint = vxlan_endpoint,
+    .claims = NULL,
     .gro_enabled = NULL,
     .decapsulate = vport_tunnel_pop_netdev,
     .prepare = vxlan_prepare,

@@ -80,6 +80,12 @@ def main():
     elif c == "decap-in":
         out.append(outer(inner_udp(args.size), args.br0_mac, tos=args.tos,
                          ttl=args.ttl, src=args.remote_ip))
+    elif c == "decap-nested":
+        # From --remote-ip, an ipip packet carrying one from 1.1.4.92 to
+        # 1.1.4.88 (int-br's address), carrying the overlay's packet.
+        out.append(outer(IP(src="1.1.4.92", dst="1.1.4.88", proto=4)
+                         / inner_udp(args.size), args.br0_mac,
+                         src=args.remote_ip))
     elif c == "decap-out":
         out.append(Ether(src=GW_MAC, dst=HOST_MAC)
                    / inner_udp(args.size))

@@ -75,6 +75,9 @@ struct seg_spec {
     ovs_be32 tun_src, tun_dst;  /* Tunnel (outer) addresses. */
     uint8_t tun_tos, tun_ttl;   /* Tunnel TOS and TTL. */
     uint16_t tun_flags;         /* Tunnel flags. */
+    ovs_be16 tun_tp_src;        /* Tunnel (outer) UDP source port. */
+    uint8_t tun_opts[8];        /* Raw Geneve options (UDPIF), if... */
+    uint8_t tun_opts_len;       /* ...this is nonzero. */
     uint32_t in_port;           /* Input port. */
 };
 
@@ -207,6 +210,12 @@ make_seg(const struct seg_spec *s)
     p->md.tunnel.ip_tos = s->tun_tos;
     p->md.tunnel.ip_ttl = s->tun_ttl;
     p->md.tunnel.flags = s->tun_flags;
+    p->md.tunnel.tp_src = s->tun_tp_src;
+    if (s->tun_opts_len) {
+        p->md.tunnel.flags |= FLOW_TNL_F_UDPIF;
+        p->md.tunnel.metadata.present.len = s->tun_opts_len;
+        memcpy(p->md.tunnel.metadata.opts.u8, s->tun_opts, s->tun_opts_len);
+    }
     dp_packet_set_l3(p, dp_packet_data(p));
     return p;
 }
@@ -667,6 +676,37 @@ test_tunnel(struct test *t)
     offer_stream(t, &a, 2);
     a.tun_flags = FLOW_TNL_F_DONT_FRAGMENT;
     offer_stream(t, &a, 2);
+}
+
+/* Geneve options and the outer UDP source port separate flows, as Linux's
+ * geneve_gro_receive() and udp_gro_receive() compare them. */
+static void
+test_tunnel_identity(struct test *t)
+{
+    static const uint8_t opt_a[8] = { 0xff, 0xff, 0, 1, 0, 0, 0x12, 0x34 };
+    static const uint8_t opt_b[8] = { 0xff, 0xff, 0, 1, 0, 0, 0x56, 0x78 };
+    struct seg_spec a = default_spec();
+    struct seg_spec b, c, d;
+
+    a.tun_tp_src = htons(50000);
+    memcpy(a.tun_opts, opt_a, sizeof opt_a);
+    a.tun_opts_len = sizeof opt_a;
+    b = a;
+    memcpy(b.tun_opts, opt_b, sizeof opt_b);
+    c = a;
+    c.tun_tp_src = htons(50001);
+    d = a;
+    d.tun_opts_len = 0;
+
+    /* The same inner flow and outer addresses, four tunnels: four flows,
+     * each merging its own two segments. */
+    for (int i = 0; i < 2; i++) {
+        offer_stream(t, &a, 1);
+        offer_stream(t, &b, 1);
+        offer_stream(t, &c, 1);
+        offer_stream(t, &d, 1);
+    }
+    flush(t);
 }
 
 static void
@@ -1157,6 +1197,7 @@ static const struct test_case tests[] = {
     { "options", test_options, TEST_BACKLOG, false },
     { "tos", test_tos, TEST_BACKLOG, false },
     { "tunnel", test_tunnel, TEST_BACKLOG, false },
+    { "tunnel-identity", test_tunnel_identity, TEST_BACKLOG, false },
     { "ack", test_ack, TEST_BACKLOG, false },
     { "size-limit", test_size_limit, TEST_BACKLOG, false },
     { "short", test_short, TEST_BACKLOG, false },

@@ -11,9 +11,21 @@ dummy port p1.
 Cases:
   inner             the overlay frame a host sends into p1 (--tcp: a TCP
                     segment with payload --size, --seq, --ident,
-                    --tcp-flags).
+                    --tcp-flags).  With TYPE and --nested: the frame that
+                    'decap TYPE --nested' carries, itself a TYPE packet.
   decap TYPE        what the remote endpoint sends into p0: 'inner' inside
-                    TYPE's headers (--key, --csum, --opt).
+                    TYPE's headers (--key, --csum, --opt, --sport), from
+                    --remote-ip, to --dst-mac (default br0's MAC).  With
+                    --nested, 'inner' inside TYPE's headers inside TYPE's
+                    headers.  With --fragment SIZE, the outer datagram's
+                    IPv4 fragments of at most SIZE payload bytes, one per
+                    line (--reverse: last first).
+  plain-udp         a UDP datagram from the remote endpoint to br0's
+                    address, port --dst-port (default 53), --size bytes,
+                    fragmented as for decap with --fragment.
+  pptp, erspan      GRE packets from the remote endpoint to br0's address
+                    that are no gre port's: PPTP's enhanced GRE (version 1)
+                    and ERSPAN type II.
   expect TYPE       what must leave p0: each frame of --inner-file inside
                     TYPE's headers, every length and checksum computed by
                     scapy.  The outer UDP source port, which our datapath
@@ -25,7 +37,7 @@ Cases:
 import argparse
 import sys
 
-from scapy.all import Ether, GRE, IP, TCP, UDP, Raw, raw
+from scapy.all import Ether, GRE, IP, TCP, UDP, Raw, fragment, raw
 from scapy.contrib.geneve import GENEVE, GeneveOptions
 from scapy.layers.vxlan import VXLAN
 
@@ -87,13 +99,36 @@ def outer_ip(src, dst, args, proto, ident=0):
               id=ident, flags=0 if args.no_df else "DF")
 
 
+def decap_frame(args, payload):
+    """'payload' as the remote endpoint sends it inside TYPE's headers."""
+    return (Ether(src=REMOTE_MAC, dst=args.dst_mac or args.br0_mac)
+            / outer_ip(args.remote_ip, LOCAL_IP, args, proto_of(args.type),
+                       args.outer_id)
+            / tunnel_headers(args, args.sport) / payload)
+
+
+def frames(args, frame):
+    """'frame', or its IPv4 fragments if --fragment says so."""
+    if not args.fragment:
+        return [frame]
+    eth = frame[Ether]
+    ip = frame[IP]
+    ip.flags = 0
+    frags = [Ether(src=eth.src, dst=eth.dst) / f
+             for f in fragment(IP(raw(ip)), fragsize=args.fragment)]
+    if args.reverse:
+        frags.reverse()
+    return frags
+
+
 def proto_of(t):
     return 17 if t in PORTS else 47
 
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("case", choices=["inner", "decap", "expect"])
+    p.add_argument("case", choices=["inner", "decap", "expect",
+                                    "plain-udp", "pptp", "erspan"])
     p.add_argument("type", nargs="?", choices=["vxlan", "gre", "geneve"])
     p.add_argument("--br0-mac", default="aa:55:aa:55:00:00")
     p.add_argument("--size", type=int, default=64)
@@ -110,6 +145,12 @@ def main():
     p.add_argument("--dst-port", type=int, default=0)
     p.add_argument("--opt", action="append", default=[])
     p.add_argument("--sport", type=int, default=50000)
+    p.add_argument("--remote-ip", default=REMOTE_IP)
+    p.add_argument("--dst-mac")
+    p.add_argument("--outer-id", type=int, default=0)
+    p.add_argument("--nested", action="store_true")
+    p.add_argument("--fragment", type=int, default=0)
+    p.add_argument("--reverse", action="store_true")
     p.add_argument("--inner-file")
     p.add_argument("--actual-file")
     args = p.parse_args()
@@ -117,11 +158,36 @@ def main():
         args.key = 0
 
     if args.case == "inner":
-        print(raw(inner(args)).hex())
+        if args.nested:
+            print(raw(decap_frame(args, inner(args))).hex())
+        else:
+            print(raw(inner(args)).hex())
     elif args.case == "decap":
+        payload = inner(args)
+        if args.nested:
+            payload = decap_frame(args, payload)
+        for f in frames(args, decap_frame(args, payload)):
+            print(raw(f).hex())
+    elif args.case == "plain-udp":
+        payload = bytes(range(256)) * (args.size // 256 + 1)
+        frame = (Ether(src=REMOTE_MAC, dst=args.dst_mac or args.br0_mac)
+                 / IP(src=args.remote_ip, dst=LOCAL_IP, id=args.outer_id)
+                 / UDP(sport=5353, dport=args.dst_port or 53)
+                 / Raw(payload[:args.size]))
+        for f in frames(args, frame):
+            print(raw(f).hex())
+    elif args.case in ("pptp", "erspan"):
+        if args.case == "pptp":
+            # RFC 2637: version 1, key (payload length, call ID), sequence
+            # number, protocol PPP.
+            gre = GRE(key_present=1, seqnum_present=1, version=1,
+                      proto=0x880b, key=(64 << 16) | 7, seqence_number=1)
+        else:
+            # ERSPAN type II: a sequence number and protocol 0x88be.
+            gre = GRE(seqnum_present=1, proto=0x88be, seqence_number=1)
         frame = (Ether(src=REMOTE_MAC, dst=args.br0_mac)
-                 / outer_ip(REMOTE_IP, LOCAL_IP, args, proto_of(args.type))
-                 / tunnel_headers(args, args.sport) / inner(args))
+                 / IP(src=args.remote_ip, dst=LOCAL_IP, proto=47)
+                 / gre / Raw(bytes(range(64))))
         print(raw(frame).hex())
     else:
         inners = [l.strip() for l in open(args.inner_file) if l.strip()]

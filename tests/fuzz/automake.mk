@@ -16,7 +16,8 @@ FUZZ_TARGETS = \
 	tests/fuzz/fuzz-ipip-options \
 	tests/fuzz/fuzz-ct-action \
 	tests/fuzz/fuzz-afpacket-rx \
-	tests/fuzz/fuzz-afpacket-vnet
+	tests/fuzz/fuzz-afpacket-vnet \
+	tests/fuzz/fuzz-tunnel-rx
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 
 FUZZ_COMMON = tests/fuzz/fuzz-common.c tests/fuzz/fuzz-common.h
@@ -69,6 +70,12 @@ tests_fuzz_fuzz_afpacket_vnet_SOURCES = \
 tests_fuzz_fuzz_afpacket_vnet_LDADD = $(FUZZ_LDADD)
 tests_fuzz_fuzz_afpacket_vnet_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_afpacket_vnet_DEPENDENCIES = $(FUZZ_DEPS)
+
+tests_fuzz_fuzz_tunnel_rx_SOURCES = \
+	tests/fuzz/fuzz-tunnel-rx.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_tunnel_rx_LDADD = $(FUZZ_LDADD)
+tests_fuzz_fuzz_tunnel_rx_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_tunnel_rx_DEPENDENCIES = $(FUZZ_DEPS)
 
 EXTRA_DIST += \
 	tests/fuzz/make-corpus.py \

@@ -139,6 +139,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_fix_ipv4_csums(p);
         }
         if (r.ctl & 8) {
+            /* As decapsulation leaves it: zeroed up to the options. */
+            memset(&p->md.tunnel, 0, offsetof(struct flow_tnl, metadata.opts));
             p->md.tunnel.ip_src = htonl(0xc0000201 + ((r.ctl >> 4) & 1));
             p->md.tunnel.ip_dst = htonl(0xc0000202 + ((r.ctl >> 5) & 1));
             p->md.tunnel.ip_ttl = 64;

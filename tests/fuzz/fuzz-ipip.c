@@ -18,7 +18,8 @@
  * frame to the inner IPv4 packet: vport_ipip_outer_header(),
  * vport_ipip_check_outer(), reassembly of outer fragments in a per-thread
  * table (ipf_cpu_reassemble()) and vport_ipip_decapsulate(), in the order
- * and with the checks of vport_ipip_catch().
+ * and with the checks of vport_tunnel_terminate() (fuzz-tunnel-rx.c covers
+ * its decision).
  *
  * Input: records (fuzz-common.h), each an Ethernet frame received in turn
  * by one thread.  Control byte:
@@ -66,8 +67,8 @@ check_decapsulated(const struct dp_packet *p, ovs_be32 src, ovs_be32 dst)
                "in_port");
 }
 
-/* One frame through the receive path, as vport_ipip_catch() takes it once
- * it found the frame's endpoint. */
+/* One frame through the receive path, as vport_tunnel_terminate() takes it
+ * once it found the frame's endpoint. */
 static void
 receive_one(struct ipf_cpu *ipf, const struct fuzz_record *r,
             long long int now)

@@ -13,9 +13,11 @@ import os
 import struct
 import sys
 
-from scapy.all import (Ether, Dot1Q, IP, IPv6, IPv6ExtHdrHopByHop, TCP,
-                       UDP, ICMP, raw, fragment, fragment6,
+from scapy.all import (Ether, Dot1Q, GRE, IP, IPv6, IPv6ExtHdrHopByHop,
+                       TCP, UDP, ICMP, raw, fragment, fragment6,
                        IPv6ExtHdrFragment)
+from scapy.contrib.geneve import GENEVE
+from scapy.layers.vxlan import VXLAN
 
 MAC = dict(src="02:00:00:00:00:01", dst="02:00:00:00:00:02")
 
@@ -366,6 +368,55 @@ def seeds_afpacket_rx(top):
                    [v3_frame(gso, tcp_frame(v4, 65535 - 54))] +
                    [v3_frame(vnet(), udp)] * 3))
     write(top, t, "empty", v3_block([]))
+def seeds_tunnel_rx(top):
+    t = "tunnel-rx"
+    # Port 1 holds 192.0.2.2 and 192.0.2.3, port 2 198.51.100.2; their MAC
+    # is 02:00:00:00:00:02 (fuzz-tunnel-rx.c).
+    inner = Ether(**MAC) / tcp4(1, 100)
+
+    def to(dst, l4, proto=None, **ip):
+        kw = dict(src="192.0.2.1", dst=dst, **ip)
+        if proto is not None:
+            kw["proto"] = proto
+        return Ether(**MAC) / IP(**kw) / l4
+
+    vxlan = UDP(sport=50000, dport=4789) / VXLAN(vni=5) / inner
+    geneve = UDP(sport=50000, dport=6081) / GENEVE(vni=5) / inner
+    gre = GRE(proto=0x6558, key_present=1, key=5) / inner
+    write(top, t, "each-type",
+          record(0, to("192.0.2.2", tcp4(1, 10), proto=4)) +
+          record(0, to("192.0.2.3", tcp4(1, 10), proto=4)) +
+          record(0, to("192.0.2.2", vxlan)) +
+          record(0, to("192.0.2.3", geneve)) +
+          record(0, to("192.0.2.2", gre)) +
+          record(2, to("198.51.100.2", vxlan)) +
+          record(2, to("192.0.2.2", vxlan)))
+    write(top, t, "not-ours",
+          record(0, to("192.0.2.2", UDP(dport=53) / (b"q" * 40))) +
+          record(0, to("192.0.2.2", GRE(version=1, proto=0x880b,
+                                        key_present=1) / (b"p" * 20))) +
+          record(0, to("192.0.2.2", GRE(proto=0x88be) / (b"e" * 20))) +
+          record(0, to("192.0.2.9", vxlan)) +
+          record(0, Ether(src=MAC["src"], dst="02:00:00:00:00:09") /
+                 IP(src="192.0.2.1", dst="192.0.2.2") / vxlan) +
+          record(0, Ether(**MAC) / Dot1Q(vlan=5) /
+                 IP(src="192.0.2.1", dst="192.0.2.2") / vxlan))
+    big_vxlan = IP(src="192.0.2.1", dst="192.0.2.2", id=7) / UDP(
+        sport=50000, dport=4789) / VXLAN(vni=5) / Ether(**MAC) / tcp4(
+            1, 1500)
+    big_udp = IP(src="192.0.2.1", dst="192.0.2.2", id=8) / UDP(
+        dport=53) / (b"d" * 1500)
+    big_ipip = IP(src="192.0.2.1", dst="192.0.2.2", id=9, proto=4) / tcp4(
+        1, 1500)
+    frags = lambda pkt: [Ether(**MAC) / f for f in fragment(pkt, 600)]
+    write(top, t, "fragments",
+          b"".join(record(0, f) for f in frags(big_vxlan)) +
+          b"".join(record(0, f) for f in reversed(frags(big_udp))) +
+          b"".join(record(0, f) for f in reversed(frags(big_vxlan))) +
+          b"".join(record(0, f) for f in frags(big_ipip)))
+    write(top, t, "verdict-expires",
+          b"".join(record(0xf0 if i else 0, f)
+                   for i, f in enumerate(frags(big_vxlan))))
 
 
 def main():
@@ -378,6 +429,7 @@ def main():
     seeds_ct_action(top)
     seeds_afpacket_vnet(top)
     seeds_afpacket_rx(top)
+    seeds_tunnel_rx(top)
 
 
 if __name__ == "__main__":
