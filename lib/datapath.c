@@ -38,6 +38,8 @@
 #include "pmd.h"
 #include "seq.h"
 #include "smap.h"
+#include "tunnel-neigh.h"
+#include "tunnel-nexthop.h"
 #include "util.h"
 #include "vport-tunnel.h"
 
@@ -96,6 +98,8 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp->max_sleep_us = PMD_DEFAULT_MAX_SLEEP_US;
     dp->emc_insert_inv_prob = DEFAULT_EMC_INSERT_INV_PROB;
     dp_ipf_init(dp);
+    dp->tunnel_neigh = tunnel_neigh_create(dp->n_thread_slots);
+    dp->tunnel_nexthops = tunnel_nexthops_create(dp->n_thread_slots);
     dp->conntrack = dp_conntrack_create();
     atomic_init(&dp->emc_insert_min,
                 UINT32_MAX / DEFAULT_EMC_INSERT_INV_PROB);
@@ -172,6 +176,8 @@ datapath_free(struct datapath *dp)
     dp_meter_table_destroy(dp->meters);
     pmd_thread_destroy(datapath_thread(dp, 0));
     dp_ipf_destroy(dp);
+    tunnel_neigh_destroy(dp->tunnel_neigh);
+    tunnel_nexthops_destroy(dp->tunnel_nexthops);
     dp_conntrack_destroy(dp->conntrack);
     free(dp->threads);
     ovsthread_key_delete(dp->self_key);
@@ -768,8 +774,9 @@ needs_reconfigure(struct datapath *dp)
     return false;
 }
 
-/* The main thread's periodic work: reconfigure if asked to, then poll the
- * non-PMD ports once. */
+/* The main thread's periodic work: reconfigure if asked to, keep the
+ * tunnels' endpoints and next hops current, then poll the non-PMD ports
+ * once. */
 void
 datapath_run(struct datapath *dp)
 {
@@ -784,6 +791,8 @@ datapath_run(struct datapath *dp)
         dp_port_refresh_link(port);
     }
     vport_tunnel_run(dp);
+    tunnel_neigh_run(dp);
+    tunnel_nexthops_run(dp->tunnel_nexthops);
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     ovs_mutex_lock(&dp->non_pmd_mutex);
@@ -808,4 +817,6 @@ datapath_wait(struct datapath *dp)
         netdev_wait_reconf_required(port->netdev);
     }
     seq_wait(dp->reconfigure_seq, dp->last_reconfigure_seq);
+    tunnel_neigh_wait(dp);
+    tunnel_nexthops_wait(dp->tunnel_nexthops);
 }

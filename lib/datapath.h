@@ -48,6 +48,8 @@ struct dp_meter_table;
 struct pmd_thread;
 struct seq;
 struct smap;
+struct tunnel_neigh;
+struct tunnel_nexthops;
 
 /* Default longest sleep of an idle PMD thread, in microseconds.  OVS 3.1
  * busy-polls by default (pmd-maxsleep=0); on small machines that starves
@@ -86,6 +88,12 @@ struct datapath {
     uint64_t tunnel_local_seq;      /* Main thread: sum of the internal
                                      * ports' netdev change sequences when
                                      * the table was last checked. */
+
+    /* Tunnel next hops: what ARP may teach OVS's neighbour cache
+     * (tunnel-neigh.h), and each thread's copy of the next hops it sends
+     * to (tunnel-nexthop.h).  Created and freed with the datapath. */
+    struct tunnel_neigh *tunnel_neigh;
+    struct tunnel_nexthops *tunnel_nexthops;
 
     /* Fragment reassembly limits, from other_config (see dp-ipf.h): set by
      * the main thread under 'reconfig_mutex', read by the threads under

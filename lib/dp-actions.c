@@ -244,7 +244,7 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
     }
     dp_packet_batch_apply_cutlen(batch);
     if (OVS_UNLIKELY(q->port->is_internal)) {
-        tunnel_neigh_snoop(q->port, batch);
+        tunnel_neigh_snoop(t, q->port, batch);
     }
     if (OVS_UNLIKELY(dp_port_terminates_tunnels(q->port))) {
         struct dp_port *port = q->port;
@@ -469,35 +469,6 @@ execute_cb(void *t_, struct dp_packet_batch *batch, const struct nlattr *a,
         drop_batch(t, batch, should_steal, PMD_DROP_UNSUPPORTED);
         break;
     }
-}
-
-/* Returns true if this datapath can execute every top-level action in
- * 'actions'.  Flow puts and execute probes are answered with it, so that
- * ofproto's feature probes see what the datapath really offers.  Also
- * refuses what the forwarding threads would crash on: a truncated action
- * list, and a ct() action whose attributes dp_conntrack_execute() cannot
- * parse (dp_conntrack_action_valid()).  ofproto and dpctl build actions
- * with OVS's encoder, which never produces either; this keeps any other
- * producer from taking a thread down (tests/fuzz/fuzz-ct-action.c). */
-bool
-dp_actions_supported(const struct nlattr *actions, size_t actions_len)
-{
-    const struct nlattr *a;
-    size_t left;
-
-    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
-        enum ovs_action_attr type = nl_attr_type(a);
-
-        if (type == OVS_ACTION_ATTR_TUNNEL_PUSH
-            || type == OVS_ACTION_ATTR_TUNNEL_POP
-            || type == OVS_ACTION_ATTR_LB_OUTPUT) {
-            return false;
-        }
-        if (type == OVS_ACTION_ATTR_CT && !dp_conntrack_action_valid(a)) {
-            return false;
-        }
-    }
-    return !left;
 }
 
 /* Executes 'actions' on 'batch' in forwarding thread 't'.  If 'steal', the

@@ -29,7 +29,6 @@ struct flow;
 struct nlattr;
 struct pmd_thread;
 
-bool dp_actions_supported(const struct nlattr *actions, size_t actions_len);
 void dp_actions_execute(struct pmd_thread *, struct dp_packet_batch *,
                         bool steal, const struct nlattr *actions,
                         size_t actions_len);

@@ -273,7 +273,7 @@ nat_ranges_valid(const struct nlattr *nat)
  * trusts all this, as dpif-netdev's does
  * (OVS's nl_attr_get_*() assert the lengths and the NUL, and the nested
  * loops follow the attributes' own lengths), so flow puts and executes
- * check it first (dp_actions_supported()): whatever produced the actions,
+ * check it first (dp_actions_check()): whatever produced the actions,
  * a forwarding thread cannot crash on them.  Any thread. */
 bool
 dp_conntrack_action_valid(const struct nlattr *a)

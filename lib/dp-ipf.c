@@ -27,9 +27,16 @@
 #include "ovs-rcu.h"
 #include "pmd.h"
 #include "smap.h"
+#include "timeval.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_ipf);
+
+/* Most datagrams a thread times out at the end of a round that forwarded
+ * packets.  A busy thread runs thousands of rounds a second, so this keeps
+ * up with any rate of expiries its memory limit allows, while a round
+ * never frees a whole table at once. */
+#define DP_IPF_BUSY_EXPIRE 8
 
 /* The limits the threads apply, replaced whole on each change. */
 struct dp_ipf_config {
@@ -175,6 +182,24 @@ dp_ipf_thread_table(struct pmd_thread *t)
         t->ipf_generation = cfg->generation;
     }
     return table;
+}
+
+/* Times out 't''s datagrams that will not complete, at the end of one of
+ * its polling rounds: all of them if the round was idle, at most
+ * DP_IPF_BUSY_EXPIRE if it was 'busy'.  Does nothing before 't' first
+ * reassembles.  Called by 't' only. */
+void
+dp_ipf_thread_run(struct pmd_thread *t, bool busy)
+{
+    struct ipf_cpu *ipf = ovsrcu_get(struct ipf_cpu *, &t->ipf);
+
+    if (OVS_UNLIKELY(ipf)) {
+        if (busy) {
+            ipf_cpu_expire(ipf, t->now, DP_IPF_BUSY_EXPIRE);
+        } else {
+            ipf_cpu_run(ipf, time_msec());
+        }
+    }
 }
 
 static void

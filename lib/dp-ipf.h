@@ -30,6 +30,11 @@
  * A bad combination is logged once, with the reason, and the old limits
  * stay.
  *
+ * Timeouts: each thread frees its own datagrams that outlived ipf-timeout
+ * at the end of every polling round (dp_ipf_thread_run()): all of them in
+ * an idle round, at most DP_IPF_BUSY_EXPIRE in a busy one, so that under
+ * steady load they expire on time too, at a bounded cost per round.
+ *
  * The main thread publishes the limits under RCU with a generation number;
  * a thread applies a new generation to its own table the next time it
  * reassembles, so no thread ever writes another's table.
@@ -44,6 +49,7 @@
  * key to an owning thread would cost a cross-thread queue on every
  * fragment, for a case that receive hashing already avoids. */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct datapath;
@@ -56,6 +62,7 @@ void dp_ipf_init(struct datapath *);
 void dp_ipf_destroy(struct datapath *);
 void dp_ipf_set_config(struct datapath *, const struct smap *other_config);
 struct ipf_cpu *dp_ipf_thread_table(struct pmd_thread *);
+void dp_ipf_thread_run(struct pmd_thread *, bool busy);
 void dp_ipf_format_stats(struct ds *, const struct datapath *);
 
 #endif /* dp-ipf.h */

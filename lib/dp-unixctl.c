@@ -38,6 +38,8 @@
 #include "tso-segsz.h"
 #include "unixctl.h"
 #include "util.h"
+#include "tunnel-neigh.h"
+#include "tunnel-nexthop.h"
 #include "vport-tunnel.h"
 
 /* Finds the datapath named by the optional first argument of a command, or
@@ -238,6 +240,7 @@ static const struct named_counter tunnel_counters[] = {
     { PMD_TNL_TX_FRAGMENTED, "outer packets fragmented" },
     { PMD_TNL_TX_ICMP_FRAG_NEEDED, "icmp fragmentation needed sent" },
     { PMD_TNL_TX_ARP_REQUESTS, "arp requests sent" },
+    { PMD_TNL_ARP_REQUESTS_OVER_RATE, "arp requests over rate" },
     { PMD_TNL_DROP_BAD_HEADER, "drop bad outer header" },
     { PMD_TNL_DROP_TRUNCATED, "drop truncated" },
     { PMD_TNL_DROP_BAD_CSUM, "drop bad outer checksum" },
@@ -253,6 +256,15 @@ static const struct named_counter tunnel_counters[] = {
     { PMD_TNL_DROP_NESTING, "drop tunnel nesting" },
     { PMD_TNL_DROP_TOO_LONG, "drop outer too long" },
     { PMD_TNL_ICMP_SUPPRESSED, "icmp fragmentation needed suppressed" },
+    { PMD_TNL_ARP_LEARNED, "arp learned" },
+    { PMD_TNL_ARP_CONFIRMED, "arp confirmed" },
+    { PMD_TNL_ARP_REFUSED_GARP, "arp refused gratuitous" },
+    { PMD_TNL_ARP_REFUSED_NOT_OURS, "arp refused not for us" },
+    { PMD_TNL_ARP_REFUSED_UNSOLICITED, "arp refused unsolicited" },
+    { PMD_TNL_ARP_REFUSED_MALFORMED, "arp refused malformed" },
+    { PMD_TNL_ARP_REFUSED_RATE, "arp refused over rate" },
+    { PMD_TNL_ARP_REFUSED_FULL, "arp refused table full" },
+    { PMD_TNL_NH_REFRESHES, "next hop cache refreshes" },
 };
 
 /* The software offload counters, as gso-stats-show names them. */
@@ -305,12 +317,15 @@ format_thread_counters(struct ds *s, const struct datapath *dp,
     format_named_counters(s, names, n, total);
 }
 
-/* dpif-percpu/tunnel-stats-show: the tunnel vports' counters per thread and
- * in total, then each tunnel port's GRO cells. */
+/* dpif-percpu/tunnel-stats-show: the neighbour entries learned from ARP,
+ * the tunnel vports' counters per thread and in total, then each tunnel
+ * port's GRO cells. */
 static void
 format_tunnel_stats(struct ds *s, const struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
+    tunnel_neigh_format(s, dp);
+    tunnel_nexthops_format(s, dp->tunnel_nexthops);
     format_thread_counters(s, dp, tunnel_counters,
                            ARRAY_SIZE(tunnel_counters));
     ds_put_cstr(s, "gro:\n");

@@ -22,6 +22,7 @@
 
 #include "datapath.h"
 #include "dp-actions.h"
+#include "dp-actions-check.h"
 #include "dp-input.h"
 #include "dp-log.h"
 #include "dp-meter.h"
@@ -623,7 +624,7 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
         return EINVAL;
     }
     if (flow_uses_unsupported_ct_state(&match.flow)
-        || !dp_actions_supported(put->actions, put->actions_len)) {
+        || dp_actions_check(put->actions, put->actions_len)) {
         return EINVAL;
     }
 
@@ -725,11 +726,13 @@ execute(struct datapath *dp, struct dpif_execute *execute)
         || dp_packet_size(packet) > UINT16_MAX) {
         return EINVAL;
     }
+    if (dp_actions_check(execute->actions, execute->actions_len)) {
+        return EINVAL;
+    }
     if (execute->probe) {
         /* A probe's packet need not meet its actions' prerequisites, so it
          * is never executed: only the actions are judged. */
-        return dp_actions_supported(execute->actions, execute->actions_len)
-               ? 0 : EINVAL;
+        return 0;
     }
 
     if (!t) {

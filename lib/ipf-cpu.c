@@ -988,26 +988,38 @@ ipf_cpu_reassemble(struct ipf_cpu *ipf, struct dp_packet *p,
     return out;
 }
 
-/* Frees the queues that have outlived the timeout at 'now_ms'.  Called by
- * the owner once per polling round; looks only at the oldest queues, so it
- * costs one comparison when nothing expires. */
-void
-ipf_cpu_run(struct ipf_cpu *ipf, long long int now_ms)
+/* Frees the queues that have outlived the timeout at 'now_ms', oldest
+ * first, at most 'max' of them, and returns how many it freed.  Called by
+ * the owner; looks only at the oldest queues, so it costs one comparison
+ * when nothing expires, and at most 'max' queue frees when much does: a
+ * busy thread calls it every round with a small 'max', so that datagrams
+ * time out under load too without a round paying for a whole table. */
+size_t
+ipf_cpu_expire(struct ipf_cpu *ipf, long long int now_ms, size_t max)
 {
     struct ipf_cpu_queue *q;
-    bool changed = false;
+    size_t n = 0;
 
     LIST_FOR_EACH_SAFE (q, age_node, &ipf->age) {
-        if (!ipf_queue_expired(ipf, q, now_ms)) {
+        if (n >= max || !ipf_queue_expired(ipf, q, now_ms)) {
             break;
         }
         ipf_queue_destroy(ipf, q);
         ipf_counter_add(&ipf->counters.timed_out, 1);
-        changed = true;
+        n++;
     }
-    if (changed) {
+    if (n) {
         ipf_publish_gauges(ipf);
     }
+    return n;
+}
+
+/* Frees every queue that has outlived the timeout at 'now_ms'.  Called by
+ * the owner. */
+void
+ipf_cpu_run(struct ipf_cpu *ipf, long long int now_ms)
+{
+    ipf_cpu_expire(ipf, now_ms, SIZE_MAX);
 }
 
 /* Returns the size of the largest fragment, in IP bytes (its IP header

@@ -24,12 +24,12 @@
  *
  * A 'struct ipf_cpu' belongs to one forwarding thread, its owner: its
  * reassembly queues, their LRU and age lists, its memory account and its
- * counters.  Only the owner calls ipf_cpu_reassemble(), ipf_cpu_run() and
- * ipf_cpu_set_config(), and those take no lock and do no atomic
- * read-modify-write.  Any thread may call ipf_cpu_get_stats(): the owner
- * publishes its counters with relaxed atomic stores, readers load them with
- * relaxed atomic loads, so a reader sees each counter whole but the set of
- * counters is not a snapshot.  ipf_cpu_create() and ipf_cpu_destroy() are
+ * counters.  Only the owner calls ipf_cpu_reassemble(), ipf_cpu_run(),
+ * ipf_cpu_expire() and ipf_cpu_set_config(), and those take no lock and do
+ * no atomic read-modify-write.  Any thread may call ipf_cpu_get_stats():
+ * the owner publishes its counters with relaxed atomic stores, readers load
+ * them with relaxed atomic loads, so a reader sees each counter whole but
+ * the set of counters is not a snapshot.  ipf_cpu_create() and ipf_cpu_destroy() are
  * called by whoever sets up and tears down the owner, while the owner is
  * not using the table.
  *
@@ -120,6 +120,10 @@
  * -------
  *
  * A queue lives at most the timeout after its first fragment, as in Linux.
+ * The owner frees expired queues with ipf_cpu_run() (all of them) or
+ * ipf_cpu_expire() (at most a given number, oldest first: what a busy
+ * thread can afford in one polling round); a fragment that finds its
+ * queue expired frees it too.
  *
  * Recently finished datagrams
  * ---------------------------
@@ -215,6 +219,7 @@ void ipf_cpu_set_config(struct ipf_cpu *, const struct ipf_cpu_config *);
 struct dp_packet *ipf_cpu_reassemble(struct ipf_cpu *, struct dp_packet *,
                                      long long int now_ms);
 void ipf_cpu_run(struct ipf_cpu *, long long int now_ms);
+size_t ipf_cpu_expire(struct ipf_cpu *, long long int now_ms, size_t max);
 uint16_t ipf_cpu_last_mru(const struct ipf_cpu *);
 
 void ipf_cpu_get_stats(const struct ipf_cpu *, struct ipf_cpu_stats *);

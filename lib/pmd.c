@@ -22,6 +22,7 @@
 #include "coverage.h"
 #include "datapath.h"
 #include "dp-input.h"
+#include "dp-ipf.h"
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "dpif-netdev.h"
@@ -173,14 +174,8 @@ poll_round(struct pmd_thread *t)
         /* The end of the round for the tunnels' GRO cells. */
         dp_input_finish_round(t);
     }
-    if (!n_packets) {
-        struct ipf_cpu *ipf = ovsrcu_get(struct ipf_cpu *, &t->ipf);
-
-        if (OVS_UNLIKELY(ipf)) {
-            /* Idle: time out the datagrams that will not complete. */
-            ipf_cpu_run(ipf, time_msec());
-        }
-    }
+    /* Time out the datagrams that will not complete, under load too. */
+    dp_ipf_thread_run(t, n_packets != 0);
     if (!n_packets || !(++t->sweep_countdown % PMD_BUSY_SWEEP_INTERVAL)) {
         flow_cache_sweep(t->cache);
     }

@@ -86,6 +86,8 @@ enum pmd_counter {
     PMD_TNL_TX_FRAGMENTED,      /* Outer packets sent as fragments. */
     PMD_TNL_TX_ICMP_FRAG_NEEDED,/* Too big with DF: ICMP sent back. */
     PMD_TNL_TX_ARP_REQUESTS,    /* ARP requests sent for a next hop. */
+    PMD_TNL_ARP_REQUESTS_OVER_RATE, /* Requests not sent: over the
+                                     * thread's request budget. */
     PMD_TNL_DROP_NO_ROUTE,      /* No route to the remote endpoint. */
     PMD_TNL_DROP_NO_UNDERLAY,   /* Route's device is not a port here. */
     PMD_TNL_DROP_NO_NEIGH,      /* Next hop's MAC not known yet. */
@@ -103,6 +105,19 @@ enum pmd_counter {
                                  * bytes. */
     PMD_TNL_ICMP_SUPPRESSED,    /* ICMP "fragmentation needed" not sent:
                                  * over the thread's rate limit. */
+
+    /* Tunnel next hops (tunnel-neigh.c, tunnel-nexthop.c). */
+    PMD_TNL_ARP_LEARNED,        /* Solicited ARP replies that set an entry
+                                 * of the neighbour cache. */
+    PMD_TNL_ARP_CONFIRMED,      /* Solicited replies that confirmed one. */
+    PMD_TNL_ARP_REFUSED_GARP,   /* Gratuitous ARP: never learned. */
+    PMD_TNL_ARP_REFUSED_NOT_OURS, /* Replies to an address not the port's. */
+    PMD_TNL_ARP_REFUSED_UNSOLICITED, /* Replies to no request of ours. */
+    PMD_TNL_ARP_REFUSED_MALFORMED, /* Bad ARP header or sender address. */
+    PMD_TNL_ARP_REFUSED_RATE,   /* Over the thread's snooping budget. */
+    PMD_TNL_ARP_REFUSED_FULL,   /* The learned entries at their bound. */
+    PMD_TNL_NH_REFRESHES,       /* Next hops read from OVS's cache into
+                                 * the thread's own. */
 
     /* Software segmentation (gso.h), copied from 'gso_stats' when the
      * thread flushes its output. */

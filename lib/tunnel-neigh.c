@@ -17,16 +17,377 @@
 #include <config.h>
 #include "tunnel-neigh.h"
 
+#include <errno.h>
+#include <string.h>
+
+#include "datapath.h"
 #include "dp-input.h"
 #include "dp-packet.h"
 #include "dp-port.h"
-#include "flow.h"
+#include "hash.h"
 #include "netdev.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/poll-loop.h"
+#include "ovs-rcu.h"
+#include "ovs-thread.h"
 #include "pmd.h"
+#include "timeval.h"
 #include "tnl-neigh-cache.h"
+#include "util.h"
 
 /* Least time between two ARP requests of one thread for one next hop. */
 #define TUNNEL_NEIGH_REQUEST_INTERVAL_MS 1000
+
+/* OVS's default `tnl/neigh/aging` (NEIGH_ENTRY_DEFAULT_IDLE_TIME_MS in
+ * tnl-neigh-cache.c, which OVS does not export): how long a learned entry
+ * that nobody reads or confirms is counted. */
+#define TUNNEL_NEIGH_AGING_MS (15 * 60 * 1000)
+
+/* How often the main thread ages OVS's cache and the learned entries, and
+ * reads the local ports' addresses again even if no port changed, in ms. */
+#define TUNNEL_NEIGH_RUN_INTERVAL_MS 1000
+
+/* One address of a port that holds IPv4 addresses. */
+struct port_addr {
+    odp_port_t port_no;         /* The port. */
+    ovs_be32 addr;              /* One of its addresses. */
+};
+
+/* The addresses of the datapath's internal ports that have any, as the
+ * forwarding threads see them.  Immutable once published; replaced whole
+ * by the main thread. */
+struct port_addrs {
+    size_t n;                   /* Elements in 'e'. */
+    struct port_addr e[];       /* Ports and addresses. */
+};
+
+/* An entry of OVS's cache that ARP taught, counted against
+ * TUNNEL_NEIGH_MAX_ENTRIES. */
+struct learned {
+    struct hmap_node node;      /* In 'tunnel_neigh''s 'learned'. */
+    char dev[IFNAMSIZ];         /* The cache's device name: the port's. */
+    ovs_be32 ip;                /* The next hop. */
+    struct eth_addr mac;        /* The MAC learned. */
+    long long int confirmed;    /* Last solicited answer, in ms. */
+    bool disputed;              /* Someone claimed another MAC since. */
+    long long int expires;      /* When to stop counting it, in ms. */
+};
+
+/* A request of ours awaiting its answer. */
+struct pending {
+    odp_port_t port_no;         /* Sent from this port... */
+    ovs_be32 ip;                /* ...for this address... */
+    long long int sent;         /* ...at this time, in ms; 0: free slot. */
+};
+
+/* A token bucket. */
+struct bucket {
+    uint32_t tokens;            /* What may still be done. */
+    long long int refilled;     /* When 'tokens' was last refilled, ms. */
+};
+
+/* One thread's budgets.  Written only by the thread whose index it has;
+ * padded so that threads share no line. */
+struct thread_budget {
+    PADDED_MEMBERS(CACHE_LINE_SIZE,
+        struct bucket snoop;    /* ARP packets to examine. */
+        struct bucket request;  /* ARP requests to send. */
+    );
+};
+
+/* A datapath's tunnel neighbour state. */
+struct tunnel_neigh {
+    OVSRCU_TYPE(struct port_addrs *) addrs; /* Under RCU, main thread. */
+
+    struct ovs_mutex mutex;
+    struct hmap learned OVS_GUARDED;        /* Contains "struct learned". */
+    struct pending pending[TUNNEL_NEIGH_MAX_PENDING] OVS_GUARDED;
+
+    size_t n_threads;               /* Elements in 'budgets'. */
+    struct thread_budget *budgets;  /* Budget i: thread i's. */
+
+    /* Main thread only. */
+    uint64_t local_seq;             /* Internal ports' change seqs, summed
+                                     * when 'addrs' was built. */
+    long long int next_run;         /* When to age and refresh, in ms. */
+};
+
+/* Creates the tunnel neighbour state of a datapath with 'n_threads'
+ * forwarding threads. */
+struct tunnel_neigh *
+tunnel_neigh_create(size_t n_threads)
+{
+    struct tunnel_neigh *tn = xzalloc(sizeof *tn);
+
+    ovsrcu_set_hidden(&tn->addrs, NULL);
+    ovs_mutex_init(&tn->mutex);
+    hmap_init(&tn->learned);
+    tn->n_threads = n_threads;
+    tn->budgets = xzalloc_cacheline(n_threads * sizeof *tn->budgets);
+    for (size_t i = 0; i < n_threads; i++) {
+        tn->budgets[i].snoop.tokens = TUNNEL_NEIGH_SNOOP_BURST;
+        tn->budgets[i].request.tokens = TUNNEL_NEIGH_REQUEST_BURST;
+    }
+    return tn;
+}
+
+/* Frees 'tn', once no forwarding thread can use it.  Accepts NULL. */
+void
+tunnel_neigh_destroy(struct tunnel_neigh *tn)
+{
+    struct learned *l;
+
+    if (!tn) {
+        return;
+    }
+    HMAP_FOR_EACH_POP (l, node, &tn->learned) {
+        free(l);
+    }
+    hmap_destroy(&tn->learned);
+    ovs_mutex_destroy(&tn->mutex);
+    free(ovsrcu_get_protected(struct port_addrs *, &tn->addrs));
+    free_cacheline(tn->budgets);
+    free(tn);
+}
+
+/* Returns the hash of the learned entry for 'ip' on 'dev'. */
+static uint32_t
+learned_hash(const char dev[IFNAMSIZ], ovs_be32 ip)
+{
+    return hash_string(dev, hash_int((OVS_FORCE uint32_t) ip, 0));
+}
+
+/* Returns the learned entry for 'ip' on 'dev', or NULL. */
+static struct learned *
+learned_find(struct tunnel_neigh *tn, const char dev[IFNAMSIZ], ovs_be32 ip)
+    OVS_REQUIRES(tn->mutex)
+{
+    struct learned *l;
+
+    HMAP_FOR_EACH_WITH_HASH (l, node, learned_hash(dev, ip), &tn->learned) {
+        if (l->ip == ip && !strncmp(l->dev, dev, IFNAMSIZ)) {
+            return l;
+        }
+    }
+    return NULL;
+}
+
+/* Returns a port's addresses table for 'dp''s internal ports that hold
+ * IPv4 addresses. */
+static struct port_addrs *
+port_addrs_build(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct port_addrs *pa = xzalloc(sizeof *pa);
+    size_t allocated = 0;
+    struct dp_port *port;
+
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        struct in6_addr *addrs, *masks;
+        int n_addrs;
+
+        if (!port->is_internal
+            || netdev_get_addr_list(port->netdev, &addrs, &masks,
+                                    &n_addrs)) {
+            continue;
+        }
+        for (int i = 0; i < n_addrs; i++) {
+            ovs_be32 ip = in6_addr_get_mapped_ipv4(&addrs[i]);
+
+            if (!ip) {
+                continue;
+            }
+            if (pa->n == allocated) {
+                allocated = allocated ? 2 * allocated : 8;
+                pa = xrealloc(pa, sizeof *pa + allocated * sizeof pa->e[0]);
+            }
+            pa->e[pa->n].port_no = port->port_no;
+            pa->e[pa->n].addr = ip;
+            pa->n++;
+        }
+        free(addrs);
+        free(masks);
+    }
+    return pa;
+}
+
+/* Main thread: publishes the local ports' addresses again if a port
+ * changed, or a second passed. */
+static void
+refresh_addrs(struct datapath *dp, bool force)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct tunnel_neigh *tn = dp->tunnel_neigh;
+    struct port_addrs *old, *new;
+    uint64_t local_seq = 0;
+    struct dp_port *port;
+
+    CMAP_FOR_EACH (port, node, &dp->ports) {
+        if (port->is_internal) {
+            local_seq += netdev_get_change_seq(port->netdev);
+        }
+    }
+    if (!force && local_seq == tn->local_seq) {
+        return;
+    }
+    tn->local_seq = local_seq;
+
+    old = ovsrcu_get_protected(struct port_addrs *, &tn->addrs);
+    new = port_addrs_build(dp);
+    if (old && old->n == new->n
+        && !memcmp(old->e, new->e, new->n * sizeof new->e[0])) {
+        free(new);
+        return;
+    }
+    ovsrcu_set(&tn->addrs, new);
+    ovsrcu_postpone(free, old);
+}
+
+/* Main thread: stops counting the learned entries nobody used for the
+ * aging time. */
+static void
+expire_learned(struct tunnel_neigh *tn, long long int now)
+{
+    struct learned *l;
+
+    ovs_mutex_lock(&tn->mutex);
+    HMAP_FOR_EACH_SAFE (l, node, &tn->learned) {
+        if (l->expires <= now) {
+            hmap_remove(&tn->learned, &l->node);
+            free(l);
+        }
+    }
+    ovs_mutex_unlock(&tn->mutex);
+}
+
+/* The main thread's periodic work for 'dp': publishes its local ports'
+ * addresses when they change, and once a second ages OVS's neighbour cache
+ * (which nothing else does for this datapath) and the learned entries'
+ * account.  Under 'dp->reconfig_mutex'. */
+void
+tunnel_neigh_run(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct tunnel_neigh *tn = dp->tunnel_neigh;
+    long long int now = time_msec();
+    bool tick = now >= tn->next_run;
+
+    refresh_addrs(dp, tick);
+    if (tick) {
+        tn->next_run = now + TUNNEL_NEIGH_RUN_INTERVAL_MS;
+        tnl_neigh_cache_run();
+        expire_learned(tn, now);
+    }
+}
+
+/* Arranges for poll_block() to wake when tunnel_neigh_run() has work. */
+void
+tunnel_neigh_wait(struct datapath *dp)
+{
+    poll_timer_wait_until(dp->tunnel_neigh->next_run);
+}
+
+/* Formats 'dp''s learned-entry account and awaited requests. */
+void
+tunnel_neigh_format(struct ds *s, const struct datapath *dp)
+{
+    struct tunnel_neigh *tn = dp->tunnel_neigh;
+    size_t n_pending = 0;
+    long long int now = time_msec();
+
+    ovs_mutex_lock(&tn->mutex);
+    for (size_t i = 0; i < TUNNEL_NEIGH_MAX_PENDING; i++) {
+        if (tn->pending[i].sent
+            && now - tn->pending[i].sent < TUNNEL_NEIGH_PENDING_MS) {
+            n_pending++;
+        }
+    }
+    ds_put_format(s, "neighbours learned from arp: %"PRIuSIZE" (at most %d), "
+                  "requests awaiting an answer: %"PRIuSIZE"\n",
+                  hmap_count(&tn->learned), TUNNEL_NEIGH_MAX_ENTRIES,
+                  n_pending);
+    ovs_mutex_unlock(&tn->mutex);
+}
+
+/* Remembers that a request for 'ip' went out of 'port_no' at 'now'. */
+static void
+pending_add(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
+            long long int now)
+{
+    struct pending *slot = NULL;
+
+    ovs_mutex_lock(&tn->mutex);
+    for (size_t i = 0; i < TUNNEL_NEIGH_MAX_PENDING; i++) {
+        struct pending *p = &tn->pending[i];
+
+        if (p->sent && p->port_no == port_no && p->ip == ip) {
+            slot = p;
+            break;
+        }
+        if (!slot || p->sent < slot->sent) {
+            slot = p;
+        }
+    }
+    slot->port_no = port_no;
+    slot->ip = ip;
+    slot->sent = now ? now : 1;
+    ovs_mutex_unlock(&tn->mutex);
+}
+
+/* Takes the request for 'ip' sent out of 'port_no' less than
+ * TUNNEL_NEIGH_PENDING_MS before 'now', if there is one, and returns true;
+ * returns false if there is none. */
+static bool
+pending_take(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
+             long long int now)
+    OVS_REQUIRES(tn->mutex)
+{
+    for (size_t i = 0; i < TUNNEL_NEIGH_MAX_PENDING; i++) {
+        struct pending *p = &tn->pending[i];
+
+        if (p->sent && p->port_no == port_no && p->ip == ip) {
+            bool fresh = now - p->sent < TUNNEL_NEIGH_PENDING_MS;
+
+            p->sent = 0;
+            return fresh;
+        }
+    }
+    return false;
+}
+
+/* Takes one token from bucket 'b', which gains 'rate' a second up to
+ * 'burst', at time 'now' (ms), and returns true, or returns false if none
+ * is left. */
+static bool
+bucket_take(struct bucket *b, uint32_t rate, uint32_t burst,
+            long long int now)
+{
+    if (now > b->refilled) {
+        uint64_t tokens = b->tokens
+                          + (uint64_t) (now - b->refilled) * rate / 1000;
+
+        if (tokens > b->tokens) {
+            b->tokens = MIN(tokens, burst);
+            b->refilled = now;
+        }
+    }
+    if (!b->tokens) {
+        return false;
+    }
+    b->tokens--;
+    return true;
+}
+
+/* Takes one token from 't''s snooping budget, and returns true, or returns
+ * false if none is left. */
+static bool
+budget_take(struct pmd_thread *t)
+{
+    return bucket_take(&t->dp->tunnel_neigh->budgets[t->index].snoop,
+                       TUNNEL_NEIGH_SNOOP_RATE, TUNNEL_NEIGH_SNOOP_BURST,
+                       t->now);
+}
 
 /* Returns true if 't' may send an ARP request for 'ip' now, and records
  * that it does.  The history is the thread's own. */
@@ -56,8 +417,10 @@ request_allowed(struct pmd_thread *t, ovs_be32 ip)
 
 /* Sends, from bridge local port 'local_port' with MAC 'local_mac', an ARP
  * request for 'next_hop' from address 'src', unless 't' sent one for it
- * less than a second ago.  The request goes through the underlay bridge's
- * flows as if the host had sent it. */
+ * less than a second ago or is over its request budget, and remembers it,
+ * so that the answer is learned.
+ * The request goes through the underlay bridge's flows as if the host had
+ * sent it. */
 void
 tunnel_neigh_request(struct pmd_thread *t, struct dp_port *local_port,
                      struct eth_addr local_mac, ovs_be32 src,
@@ -69,6 +432,13 @@ tunnel_neigh_request(struct pmd_thread *t, struct dp_port *local_port,
     if (!request_allowed(t, next_hop)) {
         return;
     }
+    if (!bucket_take(&t->dp->tunnel_neigh->budgets[t->index].request,
+                     TUNNEL_NEIGH_REQUEST_RATE, TUNNEL_NEIGH_REQUEST_BURST,
+                     t->now)) {
+        pmd_counter_add(t, PMD_TNL_ARP_REQUESTS_OVER_RATE, 1);
+        return;
+    }
+    pending_add(t->dp->tunnel_neigh, local_port->port_no, next_hop, t->now);
     packet = dp_packet_new(ETH_HEADER_LEN + ARP_ETH_HEADER_LEN);
     compose_arp(packet, ARP_OP_REQUEST, local_mac, eth_addr_zero, true,
                 src, next_hop);
@@ -78,28 +448,209 @@ tunnel_neigh_request(struct pmd_thread *t, struct dp_port *local_port,
     dp_input_inject(t, &batch);
 }
 
-/* Learns the neighbours that ARP packets in 'batch', about to be output to
- * 'port', announce, if 'port' is a bridge's local port. */
-void
-tunnel_neigh_snoop(const struct dp_port *port, struct dp_packet_batch *batch)
+/* Returns true if 'addrs' lists 'ip' for 'port_no' or, if 'ip' is 0, any
+ * address for it. */
+static bool
+port_has_addr(const struct port_addrs *addrs, odp_port_t port_no,
+              ovs_be32 ip)
 {
+    for (size_t i = 0; addrs && i < addrs->n; i++) {
+        if (addrs->e[i].port_no == port_no
+            && (!ip || addrs->e[i].addr == ip)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A gratuitous ARP from 'ip' claiming 'mac', delivered to 'dev': never
+ * learned, but if it contradicts a learned next hop, that next hop is
+ * verified by the next thread that reads it. */
+static void
+snoop_gratuitous(struct pmd_thread *t, const char *dev, ovs_be32 ip,
+                 struct eth_addr mac)
+{
+    struct tunnel_neigh *tn = t->dp->tunnel_neigh;
+
+    pmd_counter_add(t, PMD_TNL_ARP_REFUSED_GARP, 1);
+    if (budget_take(t)) {
+        struct learned *l;
+
+        ovs_mutex_lock(&tn->mutex);
+        l = learned_find(tn, dev, ip);
+        if (l && !eth_addr_equals(l->mac, mac)) {
+            l->disputed = true;
+        }
+        ovs_mutex_unlock(&tn->mutex);
+    }
+}
+
+/* An ARP reply from 'ip' at 'mac' to one of the addresses of 'port', named
+ * 'dev': learned if it answers a request of ours (see tunnel-neigh.h). */
+static void
+snoop_reply(struct pmd_thread *t, const struct dp_port *port,
+            const char *dev, ovs_be32 ip, struct eth_addr mac)
+{
+    struct tunnel_neigh *tn = t->dp->tunnel_neigh;
+    enum pmd_counter verdict;
+    struct in6_addr ip6;
+    struct learned *l;
+
+    if (!budget_take(t)) {
+        pmd_counter_add(t, PMD_TNL_ARP_REFUSED_RATE, 1);
+        return;
+    }
+    in6_addr_set_mapped_ipv4(&ip6, ip);
+
+    ovs_mutex_lock(&tn->mutex);
+    l = learned_find(tn, dev, ip);
+    if (!pending_take(tn, port->port_no, ip, t->now)) {
+        if (l && !eth_addr_equals(l->mac, mac)) {
+            l->disputed = true;
+        }
+        verdict = PMD_TNL_ARP_REFUSED_UNSOLICITED;
+    } else if (l && eth_addr_equals(l->mac, mac)) {
+        struct eth_addr cached;
+
+        /* Puts the entry back if it aged out of OVS's cache meanwhile. */
+        if (tnl_neigh_lookup(dev, &ip6, &cached)
+            || !eth_addr_equals(cached, mac)) {
+            tnl_neigh_set(dev, &ip6, mac);
+        }
+        l->confirmed = t->now;
+        l->disputed = false;
+        l->expires = t->now + TUNNEL_NEIGH_AGING_MS;
+        verdict = PMD_TNL_ARP_CONFIRMED;
+    } else if (!l && hmap_count(&tn->learned) >= TUNNEL_NEIGH_MAX_ENTRIES) {
+        verdict = PMD_TNL_ARP_REFUSED_FULL;
+    } else {
+        if (!l) {
+            l = xzalloc(sizeof *l);
+            ovs_strlcpy(l->dev, dev, sizeof l->dev);
+            l->ip = ip;
+            hmap_insert(&tn->learned, &l->node, learned_hash(l->dev, ip));
+        }
+        l->mac = mac;
+        l->confirmed = t->now;
+        l->disputed = false;
+        l->expires = t->now + TUNNEL_NEIGH_AGING_MS;
+        tnl_neigh_set(dev, &ip6, mac);
+        verdict = PMD_TNL_ARP_LEARNED;
+    }
+    ovs_mutex_unlock(&tn->mutex);
+    pmd_counter_add(t, verdict, 1);
+}
+
+/* Examines 'packet', about to be output to 'port', which holds IPv4
+ * addresses 'addrs' lists: ARP replies to us and gratuitous ARP go on to
+ * snoop_reply() and snoop_gratuitous(), requests are not ours to learn
+ * from, and anything else that claims to be ARP is counted malformed. */
+static void
+snoop_packet(struct pmd_thread *t, const struct dp_port *port,
+             const struct port_addrs *addrs, const struct dp_packet *packet)
+{
+    const struct eth_header *eth = dp_packet_data(packet);
+    struct arp_eth_header arp;
+    ovs_be32 spa, tpa;
+    uint16_t op;
+
+    if (packet->packet_type != htonl(PT_ETH)
+        || dp_packet_size(packet) < ETH_HEADER_LEN
+        || eth->eth_type != htons(ETH_TYPE_ARP)) {
+        return;
+    }
+    if (dp_packet_size(packet) < ETH_HEADER_LEN + ARP_ETH_HEADER_LEN) {
+        pmd_counter_add(t, PMD_TNL_ARP_REFUSED_MALFORMED, 1);
+        return;
+    }
+    memcpy(&arp, (const char *) eth + ETH_HEADER_LEN, sizeof arp);
+    op = ntohs(arp.ar_op);
+    spa = get_16aligned_be32(&arp.ar_spa);
+    tpa = get_16aligned_be32(&arp.ar_tpa);
+    if (arp.ar_hrd != htons(ARP_HRD_ETHERNET)
+        || arp.ar_pro != htons(ARP_PRO_IP)
+        || arp.ar_hln != ETH_ADDR_LEN || arp.ar_pln != sizeof(ovs_be32)
+        || (op != ARP_OP_REQUEST && op != ARP_OP_REPLY)) {
+        pmd_counter_add(t, PMD_TNL_ARP_REFUSED_MALFORMED, 1);
+        return;
+    }
+    if (op == ARP_OP_REQUEST && spa != tpa) {
+        /* Someone asking, perhaps for us: the host answers. */
+        return;
+    }
+    if (eth_addr_is_zero(arp.ar_sha) || eth_addr_is_multicast(arp.ar_sha)
+        || !spa || spa == htonl(INADDR_BROADCAST) || ip_is_multicast(spa)
+        || port_has_addr(addrs, port->port_no, spa)) {
+        pmd_counter_add(t, PMD_TNL_ARP_REFUSED_MALFORMED, 1);
+        return;
+    }
+    if (spa == tpa) {
+        snoop_gratuitous(t, netdev_get_name(port->netdev), spa, arp.ar_sha);
+    } else if (!port_has_addr(addrs, port->port_no, tpa)) {
+        pmd_counter_add(t, PMD_TNL_ARP_REFUSED_NOT_OURS, 1);
+    } else {
+        snoop_reply(t, port, netdev_get_name(port->netdev), spa,
+                    arp.ar_sha);
+    }
+}
+
+/* Learns, as tunnel-neigh.h describes, from the ARP packets in 'batch',
+ * about to be output by 't' to 'port', if 'port' is a local port that
+ * holds IPv4 addresses. */
+void
+tunnel_neigh_snoop(struct pmd_thread *t, const struct dp_port *port,
+                   const struct dp_packet_batch *batch)
+{
+    const struct port_addrs *addrs;
     struct dp_packet *packet;
 
     if (!port->is_internal) {
         return;
     }
+    addrs = ovsrcu_get(struct port_addrs *, &t->dp->tunnel_neigh->addrs);
+    if (!port_has_addr(addrs, port->port_no, 0)) {
+        return;
+    }
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
-        const struct eth_header *eth = dp_packet_data(packet);
+        snoop_packet(t, port, addrs, packet);
+    }
+}
 
-        if (packet->packet_type == htonl(PT_ETH)
-            && dp_packet_size(packet) >= ETH_HEADER_LEN + ARP_ETH_HEADER_LEN
-            && eth->eth_type == htons(ETH_TYPE_ARP)) {
-            struct flow_wildcards wc;
-            struct flow flow;
+/* Reads the MAC of next hop 'ip' on device 'dev' from OVS's cache into
+ * '*mac', for 't''s next-hop cache (tunnel-nexthop.h), which calls this at
+ * a bounded rate: OVS's lookup renews the entry's expiry, a write to
+ * shared memory.  Returns 0; or EAGAIN, with '*mac' set, if that next hop
+ * is to be asked for again (it was learned from ARP and not confirmed for
+ * TUNNEL_NEIGH_REVERIFY_MS, or someone claimed another MAC for it); or
+ * ENOENT if the cache has no entry for it. */
+int
+tunnel_neigh_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
+                    ovs_be32 ip, struct eth_addr *mac)
+{
+    struct tunnel_neigh *tn = t->dp->tunnel_neigh;
+    struct in6_addr ip6;
+    struct learned *l;
+    int error;
 
-            flow_extract(packet, &flow);
-            flow_wildcards_init_catchall(&wc);
-            tnl_neigh_snoop(&flow, &wc, netdev_get_name(port->netdev), true);
+    in6_addr_set_mapped_ipv4(&ip6, ip);
+    error = tnl_neigh_lookup(dev, &ip6, mac) ? ENOENT : 0;
+
+    ovs_mutex_lock(&tn->mutex);
+    l = learned_find(tn, dev, ip);
+    if (l) {
+        if (error || !eth_addr_equals(l->mac, *mac)) {
+            /* Gone from OVS's cache (aged, or flushed), or set by hand
+             * since: no longer ARP's to count or verify. */
+            hmap_remove(&tn->learned, &l->node);
+            free(l);
+        } else {
+            l->expires = t->now + TUNNEL_NEIGH_AGING_MS;
+            if (l->disputed
+                || t->now - l->confirmed >= TUNNEL_NEIGH_REVERIFY_MS) {
+                error = EAGAIN;
+            }
         }
     }
+    ovs_mutex_unlock(&tn->mutex);
+    return error;
 }

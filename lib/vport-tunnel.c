@@ -41,9 +41,9 @@
 #include "ovs-router.h"
 #include "packets.h"
 #include "pmd.h"
-#include "tnl-neigh-cache.h"
 #include "tso-segsz.h"
 #include "tunnel-neigh.h"
+#include "tunnel-nexthop.h"
 #include "util.h"
 #include "vport-geneve.h"
 #include "vport-gre.h"
@@ -1191,8 +1191,9 @@ resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
                  struct underlay *u)
 {
     char out_dev[IFNAMSIZ];
-    struct in6_addr dst6, src6 = in6addr_any, gw6, nh6;
+    struct in6_addr dst6, src6 = in6addr_any, gw6;
     ovs_be32 nh;
+    int error;
 
     u->dst = dst;
     in6_addr_set_mapped_ipv4(&dst6, dst);
@@ -1207,10 +1208,13 @@ resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
     dp_port_get_link(u->port, &u->port_mac, &u->mtu);
 
     nh = ipv6_addr_is_set(&gw6) ? in6_addr_get_mapped_ipv4(&gw6) : dst;
-    in6_addr_set_mapped_ipv4(&nh6, nh);
-    if (tnl_neigh_lookup(out_dev, &nh6, &u->nh_mac)) {
+    error = tunnel_nexthop_lookup(t, out_dev, nh, &u->nh_mac);
+    if (error) {
+        /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile). */
         tunnel_neigh_request(t, u->port, u->port_mac, u->src, nh);
-        return PMD_TNL_DROP_NO_NEIGH;
+        if (error != EAGAIN) {
+            return PMD_TNL_DROP_NO_NEIGH;
+        }
     }
     return 0;
 }

@@ -9,6 +9,7 @@ TESTSUITE_AT = \
 	tests/percpu-bridge.at \
 	tests/percpu-forwarding.at \
 	tests/percpu-flows.at \
+	tests/percpu-actions-check.at \
 	tests/percpu-flow-stats.at \
 	tests/percpu-bad-input.at \
 	tests/percpu-system.at \
@@ -21,6 +22,7 @@ TESTSUITE_AT = \
 	tests/percpu-ip-fragment.at \
 	tests/percpu-ipip.at \
 	tests/percpu-tunnels.at \
+	tests/percpu-tunnel-neigh.at \
 	tests/percpu-tunnels-system.at \
 	tests/percpu-fragments.at \
 	tests/percpu-ipip-system.at \
@@ -36,6 +38,7 @@ TESTSUITE_AT = \
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
+	tests/neigh-packets.py \
 	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \
 	tests/iperf3-intervals.py tests/afpacket-big-frames.py \
 	tests/afpacket-miss-flood.py tests/hostile-traffic.py \

@@ -618,6 +618,37 @@ test_timeout(void)
     free(d3);
 }
 
+/* timeout-bounded: ipf_cpu_expire() frees at most the number it is given,
+ * oldest first, and only expired queues. */
+static void
+test_timeout_bounded(void)
+{
+    struct dgram *d[20];
+    struct ipf_cpu *ipf = ipf_cpu_create(NULL);
+
+    for (size_t i = 0; i < ARRAY_SIZE(d); i++) {
+        d[i] = dgram_new(false, true, IPPROTO_UDP, 2000, i + 1);
+        offer_frag(ipf, d[i], 0, 1000, true, i < 18 ? 0 : 5000);
+    }
+    printf("expire at 29999, 8: %"PRIuSIZE"\n",
+           ipf_cpu_expire(ipf, 29999, 8));
+    for (int round = 0; round < 3; round++) {
+        printf("expire at 30000, 8: %"PRIuSIZE"\n",
+               ipf_cpu_expire(ipf, 30000, 8));
+        print_stats(ipf);
+    }
+    /* The oldest went first: the newest two are still held. */
+    offer_frag(ipf, d[19], 1000, 1000, false, 30000);
+    offer_frag(ipf, d[0], 1000, 1000, false, 30000);
+    printf("expire at 35000, 8: %"PRIuSIZE"\n",
+           ipf_cpu_expire(ipf, 35000, 8));
+    print_stats(ipf);
+    ipf_cpu_destroy(ipf);
+    for (size_t i = 0; i < ARRAY_SIZE(d); i++) {
+        free(d[i]);
+    }
+}
+
 /* Returns the bytes a held fragment 'p' costs at least: its buffer and its
  * struct. */
 static size_t
@@ -1038,6 +1069,8 @@ main(int argc, char *argv[])
         test_complete();
     } else if (!strcmp(cmd, "timeout")) {
         test_timeout();
+    } else if (!strcmp(cmd, "timeout-bounded")) {
+        test_timeout_bounded();
     } else if (!strcmp(cmd, "memory")) {
         test_memory();
     } else if (!strcmp(cmd, "lru")) {

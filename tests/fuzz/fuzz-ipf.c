@@ -27,7 +27,8 @@
  *            extraction would;
  *   bit 1    fix its IPv4 header checksum first;
  *   bit 2    give it tunnel metadata (part of the datagram's key);
- *   bit 3    run the table's timer (ipf_cpu_run()) before it;
+ *   bit 3    run the table's timer before it, as a busy thread does:
+ *            ipf_cpu_expire() with a budget of 1 to 4 (bits 4-5 + 1);
  *   bits 4-7 how far the clock advances before it, in units of
  *            FUZZ_IPF_TICK_MS.
  *
@@ -35,7 +36,8 @@
  * MF and offset clear, a total length equal to its L3 size and a valid
  * header checksum; an IPv6 datagram whose payload length matches its L3
  * size.  After every fragment, the memory account is at most the high
- * threshold; once every timeout has passed, nothing is held. */
+ * threshold; ipf_cpu_expire() frees at most its budget, and counts what it
+ * frees as timed out; once every timeout has passed, nothing is held. */
 
 #include <config.h>
 #include "fuzz-common.h"
@@ -127,7 +129,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         now += (r.ctl >> 4) * FUZZ_IPF_TICK_MS;
         if (r.ctl & 8) {
-            ipf_cpu_run(ipf, now);
+            size_t budget = ((r.ctl >> 4) & 3) + 1;
+            uint64_t timed_out;
+            size_t n;
+
+            ipf_cpu_get_stats(ipf, &st);
+            timed_out = st.timed_out;
+            n = ipf_cpu_expire(ipf, now, budget);
+            ipf_cpu_get_stats(ipf, &st);
+            fuzz_check(n <= budget && st.timed_out == timed_out + n,
+                       "expired %"PRIuSIZE" with a budget of %"PRIuSIZE
+                       ", timed out %"PRIu64" -> %"PRIu64, n, budget,
+                       timed_out, st.timed_out);
         }
 
         out = ipf_cpu_reassemble(ipf, p, now);

@@ -197,11 +197,17 @@ def nla(type_, payload=b""):
     return attr + b"\0" * (-len(attr) % 4)
 
 
-# OVS_CT_ATTR_* and OVS_NAT_ATTR_* (odp-netlink.h).
+# OVS_CT_ATTR_*, OVS_NAT_ATTR_*, and the OVS_ACTION_ATTR_*, OVS_SAMPLE_ATTR_*
+# and OVS_CHECK_PKT_LEN_ATTR_* the ct-action seeds use (odp-netlink.h).
 CT_COMMIT, CT_ZONE, CT_MARK, CT_LABELS, CT_HELPER, CT_NAT, CT_FORCE, \
     CT_EVENTMASK, CT_TIMEOUT = range(1, 10)
 NAT_SRC, NAT_DST, NAT_IP_MIN, NAT_IP_MAX, NAT_PROTO_MIN, NAT_PROTO_MAX, \
     NAT_PERSISTENT, NAT_PROTO_HASH, NAT_PROTO_RANDOM = range(1, 10)
+ACT_OUTPUT, ACT_USERSPACE, ACT_RECIRC, ACT_CT, ACT_TRUNC, ACT_CT_CLEAR, \
+    ACT_METER, ACT_CLONE, ACT_CHECK_PKT_LEN = 1, 2, 7, 12, 13, 16, 19, 20, 21
+ACT_SAMPLE = 6
+SAMPLE_PROBABILITY, SAMPLE_ACTIONS = 1, 2
+CPL_PKT_LEN, CPL_GREATER, CPL_LESS_EQUAL = 1, 2, 3
 
 
 def seeds_ct_action(top):
@@ -228,6 +234,38 @@ def seeds_ct_action(top):
     write(top, t, "force-timeout-eventmask",
           b"\0" + nla(CT_FORCE) + nla(CT_TIMEOUT, b"1\0") +
           nla(CT_EVENTMASK, struct.pack("=I", 0xff)) + nla(CT_ZONE, u16(9)))
+
+    # Mode 1: ct() nested in containers (clone 0, sample 1, check_pkt_len
+    # "greater" 2 and "less or equal" 3), at the deepest accepted nesting
+    # and one deeper.
+    snat = (nla(CT_COMMIT) +
+            nla(CT_NAT, nla(NAT_SRC) + nla(NAT_IP_MIN, ip4("192.0.2.1"))))
+    write(top, t, "nested-clone-snat", b"\x04" + bytes([1, 0]) + snat)
+    write(top, t, "nested-sample-check-pkt-len",
+          b"\x05" + bytes([3, 1, 2, 3]) + nla(CT_COMMIT) +
+          nla(CT_ZONE, u16(3)))
+    write(top, t, "nested-16-deep",
+          b"\x04" + bytes([16]) + bytes(range(16)) + nla(CT_ZONE, u16(1)))
+    write(top, t, "nested-17-deep",
+          b"\x04" + bytes([17]) + bytes(range(17)) + nla(CT_ZONE, u16(1)))
+
+    # Mode 2: whole action lists, as ofproto builds them.
+    u32 = lambda v: struct.pack("=I", v)
+    ct = lambda p: nla(ACT_CT, p)
+    write(top, t, "list-clone-sample-check-pkt-len",
+          b"\x08" +
+          nla(ACT_CLONE, ct(nla(CT_COMMIT) + nla(CT_ZONE, u16(1))) +
+              nla(ACT_CT_CLEAR) + nla(ACT_OUTPUT, u32(1))) +
+          nla(ACT_SAMPLE, nla(SAMPLE_PROBABILITY, u32(0xffffffff)) +
+              nla(SAMPLE_ACTIONS, ct(nla(CT_ZONE, u16(2))) +
+                  nla(ACT_RECIRC, u32(1)))) +
+          nla(ACT_CHECK_PKT_LEN, nla(CPL_PKT_LEN, u16(100)) +
+              nla(CPL_GREATER, nla(ACT_OUTPUT, u32(2))) +
+              nla(CPL_LESS_EQUAL, ct(nla(CT_COMMIT) + snat[4:]))))
+    write(top, t, "list-userspace-trunc-meter",
+          b"\x09" + nla(ACT_TRUNC, u32(100)) +
+          nla(ACT_USERSPACE, nla(1, u32(0)) + nla(2, b"cookie!!")) +
+          nla(ACT_METER, u32(0)) + ct(nla(CT_ZONE, u16(4))))
 
 
 # afpacket: virtio-net headers (struct virtio_net_hdr, little-endian as on

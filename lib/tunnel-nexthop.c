@@ -1,0 +1,189 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "tunnel-nexthop.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "datapath.h"
+#include "hash.h"
+#include "openvswitch/dynamic-string.h"
+#include "netdev.h"
+#include "ovs-atomic.h"
+#include "pmd.h"
+#include "seq.h"
+#include "tunnel-neigh.h"
+#include "util.h"
+
+BUILD_ASSERT_DECL(IS_POW2(TUNNEL_NEXTHOP_SETS));
+
+/* One next hop as a thread last read it from OVS's cache. */
+struct nexthop {
+    char dev[IFNAMSIZ];         /* The route's device (the cache's key)... */
+    ovs_be32 ip;                /* ...and the next hop's address. */
+    struct eth_addr mac;        /* Its MAC, if 'resolved'. */
+    bool used;                  /* Does this slot hold a next hop? */
+    bool resolved;              /* Was it in OVS's cache? */
+    uint64_t generation;        /* The generation it was read in. */
+    long long int refresh_at;   /* When to read it again, in ms. */
+};
+
+/* One thread's next hops.  Written only by the thread whose index it has;
+ * a whole number of cache lines, so that threads share none. */
+struct nexthop_cache {
+    PADDED_MEMBERS(CACHE_LINE_SIZE,
+        struct nexthop e[TUNNEL_NEXTHOP_SETS][TUNNEL_NEXTHOP_WAYS];
+    );
+};
+
+/* A datapath's next-hop caches. */
+struct tunnel_nexthops {
+    atomic_uint64_t generation;     /* Written by the main thread, read by
+                                     * all: changes when OVS's cache did. */
+    uint64_t last_seq;              /* Main thread: 'tnl_conf_seq' when the
+                                     * generation was last set. */
+    size_t n_threads;               /* Elements in 'caches'. */
+    struct nexthop_cache *caches;   /* Cache i: thread i's. */
+};
+
+/* Creates the next-hop caches of a datapath with 'n_threads' forwarding
+ * threads. */
+struct tunnel_nexthops *
+tunnel_nexthops_create(size_t n_threads)
+{
+    struct tunnel_nexthops *nh = xzalloc(sizeof *nh);
+
+    atomic_init(&nh->generation, 1);
+    nh->last_seq = tnl_conf_seq ? seq_read(tnl_conf_seq) : 0;
+    nh->n_threads = n_threads;
+    nh->caches = xzalloc_cacheline(n_threads * sizeof *nh->caches);
+    return nh;
+}
+
+/* Frees 'nh', once no forwarding thread can use it.  Accepts NULL. */
+void
+tunnel_nexthops_destroy(struct tunnel_nexthops *nh)
+{
+    if (nh) {
+        free_cacheline(nh->caches);
+        free(nh);
+    }
+}
+
+/* Main thread: starts a new generation if OVS's neighbour cache (or
+ * anything else 'tnl_conf_seq' follows: routes, tunnel ports) changed, so
+ * that every thread reads its next hops again. */
+void
+tunnel_nexthops_run(struct tunnel_nexthops *nh)
+{
+    uint64_t seq = tnl_conf_seq ? seq_read(tnl_conf_seq) : 0;
+
+    if (seq != nh->last_seq) {
+        uint64_t generation;
+
+        nh->last_seq = seq;
+        atomic_read_relaxed(&nh->generation, &generation);
+        atomic_store_relaxed(&nh->generation, generation + 1);
+    }
+}
+
+/* Arranges for poll_block() to wake when tunnel_nexthops_run() has work. */
+void
+tunnel_nexthops_wait(struct tunnel_nexthops *nh)
+{
+    if (tnl_conf_seq) {
+        seq_wait(tnl_conf_seq, nh->last_seq);
+    }
+}
+
+/* Formats the generation of 'nh' (how often OVS's cache changed). */
+void
+tunnel_nexthops_format(struct ds *s, const struct tunnel_nexthops *nh_)
+{
+    struct tunnel_nexthops *nh = CONST_CAST(struct tunnel_nexthops *, nh_);
+    uint64_t generation;
+
+    atomic_read_relaxed(&nh->generation, &generation);
+    ds_put_format(s, "next hop generation: %"PRIu64"\n", generation);
+}
+
+/* Finds in 'set' the slot of 'ip' on 'dev', or else the slot to replace:
+ * a free one, or the one read longest ago.  Sets '*hit' to whether it
+ * holds that next hop. */
+static struct nexthop *
+nexthop_slot(struct nexthop set[TUNNEL_NEXTHOP_WAYS],
+             const char dev[IFNAMSIZ], ovs_be32 ip, bool *hit)
+{
+    struct nexthop *victim = &set[0];
+
+    for (size_t i = 0; i < TUNNEL_NEXTHOP_WAYS; i++) {
+        struct nexthop *e = &set[i];
+
+        if (e->used && e->ip == ip && !strncmp(e->dev, dev, IFNAMSIZ)) {
+            *hit = true;
+            return e;
+        }
+        if (victim->used
+            && (!e->used || e->refresh_at < victim->refresh_at)) {
+            victim = e;
+        }
+    }
+    *hit = false;
+    return victim;
+}
+
+/* Sets '*mac' to the MAC of next hop 'ip' on route device 'dev', as 't''s
+ * own cache has it, reading OVS's cache if its copy is older than
+ * TUNNEL_NEXTHOP_REFRESH_MS or from before OVS's cache last changed.
+ * Returns 0; or EAGAIN, '*mac' set, when this read of OVS's cache found
+ * that the next hop should be asked for again (tunnel_neigh_lookup()); or
+ * ENOENT if OVS's cache has no entry for it. */
+int
+tunnel_nexthop_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
+                      ovs_be32 ip, struct eth_addr *mac)
+{
+    struct tunnel_nexthops *nh = t->dp->tunnel_nexthops;
+    struct nexthop_cache *cache = &nh->caches[t->index];
+    uint32_t hash = hash_string(dev, (OVS_FORCE uint32_t) ip);
+    struct nexthop *e;
+    uint64_t generation;
+    bool hit;
+    int error;
+
+    atomic_read_relaxed(&nh->generation, &generation);
+    e = nexthop_slot(cache->e[hash & (TUNNEL_NEXTHOP_SETS - 1)], dev, ip,
+                     &hit);
+    if (hit && e->generation == generation && t->now < e->refresh_at) {
+        if (!e->resolved) {
+            return ENOENT;
+        }
+        *mac = e->mac;
+        return 0;
+    }
+
+    pmd_counter_add(t, PMD_TNL_NH_REFRESHES, 1);
+    error = tunnel_neigh_lookup(t, dev, ip, mac);
+    ovs_strlcpy(e->dev, dev, sizeof e->dev);
+    e->ip = ip;
+    e->used = true;
+    e->resolved = error != ENOENT;
+    e->mac = e->resolved ? *mac : eth_addr_zero;
+    e->generation = generation;
+    e->refresh_at = t->now + TUNNEL_NEXTHOP_REFRESH_MS;
+    return error;
+}
