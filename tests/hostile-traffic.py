@@ -787,17 +787,13 @@ def gen_tunnels_spoofed(c):
         yield outer_ip(c, 4, inner[14:], src=src)
 
 
-@family("tunnels-overlay", 600,
-        "valid ipip, vxlan, gre and geneve packets, with the keys our "
-        "ports use, sent from a VM on the overlay bridge to the host's "
-        "tunnel address and to the overlay bridge's own address: none may "
-        "be decapsulated")
-def gen_tunnels_overlay(c):
+def gen_from_overlay(c, dst, src):
+    """Valid packets of every tunnel type, with our ports' keys, from a VM
+    on the overlay bridge to 'dst', from IP address 'src'."""
     while True:
-        for dst in (c.tunnel_ip, c.local_ip):
+        for _ in range(1):
             inner = inner_frame(c, 40, dst_ip=c.dst_ip, src_ip="10.1.1.66")
-            base = Ether(src=c.src_mac, dst=c.gw_mac) / IP(src=c.src_ip,
-                                                           dst=dst)
+            base = Ether(src=c.src_mac, dst=c.gw_mac) / IP(src=src, dst=dst)
             yield raw(base / UDP(sport=40000, dport=VXLAN_PORT)
                       / Raw(vxlan_hdr(0x08, c.vni) + inner))
             yield raw(base / UDP(sport=40000, dport=GENEVE_PORT)
@@ -809,6 +805,29 @@ def gen_tunnels_overlay(c):
             b = base.copy()
             b[IP].proto = 4
             yield raw(b / Raw(inner[14:]))
+
+
+@family("tunnels-overlay", 400,
+        "valid ipip, vxlan, gre and geneve packets, with the keys our "
+        "ports use, sent from a VM on the overlay bridge to the host's "
+        "tunnel address, from the VM's address and from the tunnels' "
+        "remote address: none may be decapsulated")
+def gen_tunnels_overlay(c):
+    a = gen_from_overlay(c, c.tunnel_ip, c.src_ip)
+    b = gen_from_overlay(c, c.tunnel_ip, c.tunnel_remote)
+    while True:
+        yield next(a)
+        yield next(b)
+
+
+@family("tunnels-overlay-local", 400,
+        "the same, to the overlay bridge's own address: a tunnel port "
+        "with no local_ip takes packets to any address of the internal "
+        "port they reach, as Linux's tunnel sockets do, so these are "
+        "decapsulated, and then refused by ofproto, since they come from "
+        "no port's remote_ip")
+def gen_tunnels_overlay_local(c):
+    return gen_from_overlay(c, c.local_ip, c.src_ip)
 
 
 # ---------------------------------------------------------------------------
@@ -947,7 +966,7 @@ def udp_frame_of(c, size, dst_ip=None, df=False):
                       socket.inet_aton(c.src_ip),
                       socket.inet_aton(dst_ip or c.dst_ip))
     hdr = hdr[:10] + struct.pack("!H", csum16(hdr)) + hdr[12:]
-    udp = struct.pack("!HHHH", 4000, 9, min(l4_len, 65535), 0)
+    udp = struct.pack("!HHHH", 4000, 4001, min(l4_len, 65535), 0)
     return raw(c.eth()) + hdr + udp + bytes(l4_len - 8)
 
 
