@@ -252,6 +252,10 @@ static const struct named_counter tunnel_counters[] = {
     { PMD_TNL_DROP_NO_NEIGH, "drop next hop unresolved" },
     { PMD_TNL_DROP_TX_INVALID, "drop not ipv4 or no destination" },
     { PMD_TNL_DROP_TOO_BIG, "drop too big" },
+    { PMD_TNL_RX_FRAGMENTS_COPIED, "outer fragments copied" },
+    { PMD_TNL_DROP_NESTING, "drop tunnel nesting" },
+    { PMD_TNL_DROP_TOO_LONG, "drop outer too long" },
+    { PMD_TNL_ICMP_SUPPRESSED, "icmp fragmentation needed suppressed" },
     { PMD_TNL_ARP_LEARNED, "arp learned" },
     { PMD_TNL_ARP_CONFIRMED, "arp confirmed" },
     { PMD_TNL_ARP_REFUSED_GARP, "arp refused gratuitous" },
@@ -261,10 +265,6 @@ static const struct named_counter tunnel_counters[] = {
     { PMD_TNL_ARP_REFUSED_RATE, "arp refused over rate" },
     { PMD_TNL_ARP_REFUSED_FULL, "arp refused table full" },
     { PMD_TNL_NH_REFRESHES, "next hop cache refreshes" },
-    { PMD_TNL_RX_FRAGMENTS_COPIED, "outer fragments copied" },
-    { PMD_TNL_DROP_NESTING, "drop tunnel nesting" },
-    { PMD_TNL_DROP_TOO_LONG, "drop outer too long" },
-    { PMD_TNL_ICMP_SUPPRESSED, "icmp fragmentation needed suppressed" },
 };
 
 /* The software offload counters, as gso-stats-show names them. */

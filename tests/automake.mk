@@ -33,14 +33,15 @@ TESTSUITE_AT = \
 	tests/percpu-afpacket.at \
 	tests/percpu-fuzz.at \
 	tests/percpu-flow-limit.at \
-	tests/percpu-faults.at
+	tests/percpu-faults.at \
+	tests/percpu-hostile.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
 	tests/neigh-packets.py \
 	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \
 	tests/iperf3-intervals.py tests/afpacket-big-frames.py \
-	tests/afpacket-miss-flood.py \
+	tests/afpacket-miss-flood.py tests/hostile-traffic.py \
 	tests/qemu/ipip-guest.sh \
 	tests/qemu/ipip-guest-init.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal

@@ -406,8 +406,6 @@ def seeds_afpacket_rx(top):
                    [v3_frame(gso, tcp_frame(v4, 65535 - 54))] +
                    [v3_frame(vnet(), udp)] * 3))
     write(top, t, "empty", v3_block([]))
-
-
 def seeds_tunnel_rx(top):
     t = "tunnel-rx"
     # Port 1 holds 192.0.2.2 and 192.0.2.3, port 2 198.51.100.2; their MAC
