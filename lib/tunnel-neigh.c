@@ -79,6 +79,7 @@ struct pending {
     odp_port_t port_no;         /* Sent from this port... */
     ovs_be32 ip;                /* ...for this address... */
     long long int sent;         /* ...at this time, in ms; 0: free slot. */
+    unsigned int answers;       /* Answers taken so far. */
 };
 
 /* A token bucket. */
@@ -298,7 +299,7 @@ tunnel_neigh_format(struct ds *s, const struct datapath *dp)
 
     ovs_mutex_lock(&tn->mutex);
     for (size_t i = 0; i < TUNNEL_NEIGH_MAX_PENDING; i++) {
-        if (tn->pending[i].sent
+        if (tn->pending[i].sent && !tn->pending[i].answers
             && now - tn->pending[i].sent < TUNNEL_NEIGH_PENDING_MS) {
             n_pending++;
         }
@@ -332,14 +333,15 @@ pending_add(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
     slot->port_no = port_no;
     slot->ip = ip;
     slot->sent = now ? now : 1;
+    slot->answers = 0;
     ovs_mutex_unlock(&tn->mutex);
 }
 
-/* Takes the request for 'ip' sent out of 'port_no' less than
- * TUNNEL_NEIGH_PENDING_MS before 'now', if there is one, and returns true;
- * returns false if there is none. */
-static bool
-pending_take(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
+/* Returns the request for 'ip' sent out of 'port_no' less than
+ * TUNNEL_NEIGH_PENDING_MS before 'now' and answered fewer than
+ * TUNNEL_NEIGH_MAX_ANSWERS times, if there is one, or NULL. */
+static struct pending *
+pending_find(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
              long long int now)
     OVS_REQUIRES(tn->mutex)
 {
@@ -347,13 +349,26 @@ pending_take(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
         struct pending *p = &tn->pending[i];
 
         if (p->sent && p->port_no == port_no && p->ip == ip) {
-            bool fresh = now - p->sent < TUNNEL_NEIGH_PENDING_MS;
-
-            p->sent = 0;
-            return fresh;
+            if (now - p->sent >= TUNNEL_NEIGH_PENDING_MS
+                || p->answers >= TUNNEL_NEIGH_MAX_ANSWERS) {
+                p->sent = 0;
+                return NULL;
+            }
+            return p;
         }
     }
-    return false;
+    return NULL;
+}
+
+/* Counts an answer to request 'p'; 'closes' ends it at once (no further
+ * answer is taken). */
+static void
+pending_answer(struct pending *p, bool closes)
+{
+    p->answers++;
+    if (closes || p->answers >= TUNNEL_NEIGH_MAX_ANSWERS) {
+        p->sent = 0;
+    }
 }
 
 /* Takes one token from bucket 'b', which gains 'rate' a second up to
@@ -494,6 +509,7 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
     struct tunnel_neigh *tn = t->dp->tunnel_neigh;
     enum pmd_counter verdict;
     struct in6_addr ip6;
+    struct pending *p;
     struct learned *l;
 
     if (!budget_take(t)) {
@@ -504,7 +520,8 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
 
     ovs_mutex_lock(&tn->mutex);
     l = learned_find(tn, dev, ip);
-    if (!pending_take(tn, port->port_no, ip, t->now)) {
+    p = pending_find(tn, port->port_no, ip, t->now);
+    if (!p) {
         if (l && !eth_addr_equals(l->mac, mac)) {
             l->disputed = true;
         }
@@ -520,10 +537,13 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
         l->confirmed = t->now;
         l->disputed = false;
         l->expires = t->now + TUNNEL_NEIGH_AGING_MS;
+        /* The next hop we know answered: later answers move nothing. */
+        pending_answer(p, true);
         verdict = PMD_TNL_ARP_CONFIRMED;
     } else if (!l && hmap_count(&tn->learned) >= TUNNEL_NEIGH_MAX_ENTRIES) {
         verdict = PMD_TNL_ARP_REFUSED_FULL;
     } else {
+        pending_answer(p, false);
         if (!l) {
             l = xzalloc(sizeof *l);
             ovs_strlcpy(l->dev, dev, sizeof l->dev);

@@ -46,8 +46,15 @@
  * from ARP delivered to a port that holds IPv4 addresses, the underlay
  * bridge's local port, and only replies whose target is one of that port's
  * addresses.  Stricter than stock: an ARP reply creates an entry, or changes
- * an entry's MAC, only if it answers a request of ours from that port (it
- * takes the request: one answer each).  So:
+ * an entry's MAC, only if it answers a request of ours from that port,
+ * within TUNNEL_NEIGH_PENDING_MS.  One request takes up to
+ * TUNNEL_NEIGH_MAX_ANSWERS answers, and the last one wins, as in stock
+ * OVS: a Linux host answers a request once from each interface that
+ * receives it (its weak host model; arp_ignore 0), so a remote switch of
+ * the userspace datapath answers first from its underlay port's device,
+ * whose MAC its datapath does not decapsulate for, and then from its
+ * bridge's local port, which holds the address.  An answer that repeats
+ * the MAC already learned confirms it and ends the request.  So:
  *   - gratuitous ARP (request or reply, sender and target the same) is
  *     never learned, nor an ARP reply to anyone else, nor one delivered to
  *     a VM's tap or an overlay bridge's local port (no address), nor an
@@ -108,6 +115,9 @@ struct tunnel_neigh;
  * long, in ms (Linux retransmits a request after 1 s, 3 times). */
 #define TUNNEL_NEIGH_MAX_PENDING 256
 #define TUNNEL_NEIGH_PENDING_MS 3000
+
+/* Most answers one request takes; the last one wins (see above). */
+#define TUNNEL_NEIGH_MAX_ANSWERS 4
 
 /* Time after which a learned next hop in use is asked for again, in ms
  * (Linux's base_reachable_time is 30 s). */
