@@ -258,6 +258,7 @@ static const struct named_counter tunnel_counters[] = {
     { PMD_TNL_ICMP_SUPPRESSED, "icmp fragmentation needed suppressed" },
     { PMD_TNL_ARP_LEARNED, "arp learned" },
     { PMD_TNL_ARP_CONFIRMED, "arp confirmed" },
+    { PMD_TNL_ARP_CANDIDATES, "arp other answers held" },
     { PMD_TNL_ARP_REFUSED_GARP, "arp refused gratuitous" },
     { PMD_TNL_ARP_REFUSED_NOT_OURS, "arp refused not for us" },
     { PMD_TNL_ARP_REFUSED_UNSOLICITED, "arp refused unsolicited" },

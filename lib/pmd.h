@@ -110,6 +110,9 @@ enum pmd_counter {
     PMD_TNL_ARP_LEARNED,        /* Solicited ARP replies that set an entry
                                  * of the neighbour cache. */
     PMD_TNL_ARP_CONFIRMED,      /* Solicited replies that confirmed one. */
+    PMD_TNL_ARP_CANDIDATES,     /* Solicited replies with another MAC for a
+                                 * known next hop, held until the known one
+                                 * fails to answer. */
     PMD_TNL_ARP_REFUSED_GARP,   /* Gratuitous ARP: never learned. */
     PMD_TNL_ARP_REFUSED_NOT_OURS, /* Replies to an address not the port's. */
     PMD_TNL_ARP_REFUSED_UNSOLICITED, /* Replies to no request of ours. */

@@ -72,6 +72,9 @@ struct learned {
     long long int confirmed;    /* Last solicited answer, in ms. */
     bool disputed;              /* Someone claimed another MAC since. */
     long long int expires;      /* When to stop counting it, in ms. */
+    struct eth_addr candidate;  /* Another MAC that answered us... */
+    long long int candidate_due;/* ...taken from this time on, unless 'mac'
+                                 * answers first; 0: none. */
 };
 
 /* A request of ours awaiting its answer. */
@@ -80,6 +83,8 @@ struct pending {
     ovs_be32 ip;                /* ...for this address... */
     long long int sent;         /* ...at this time, in ms; 0: free slot. */
     unsigned int answers;       /* Answers taken so far. */
+    bool reverify;              /* Its first answer found a learned entry:
+                                 * other MACs are only candidates. */
 };
 
 /* A token bucket. */
@@ -537,11 +542,26 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
         l->confirmed = t->now;
         l->disputed = false;
         l->expires = t->now + TUNNEL_NEIGH_AGING_MS;
+        l->candidate_due = 0;
         /* The next hop we know answered: later answers move nothing. */
         pending_answer(p, true);
         verdict = PMD_TNL_ARP_CONFIRMED;
     } else if (!l && hmap_count(&tn->learned) >= TUNNEL_NEIGH_MAX_ENTRIES) {
         verdict = PMD_TNL_ARP_REFUSED_FULL;
+    } else if (l && (p->reverify || !p->answers)) {
+        /* Asked again about a next hop we know, another MAC answers: it
+         * replaces the known one only if that does not answer within the
+         * request's time (tunnel_neigh_lookup() moves it), so that a host
+         * that answers from two interfaces does not flap it. */
+        p->reverify = true;
+        pending_answer(p, false);
+        l->candidate = mac;
+        if (!l->candidate_due) {
+            /* Requests asked again meanwhile do not put it off. */
+            l->candidate_due = p->sent + TUNNEL_NEIGH_PENDING_MS;
+        }
+        l->disputed = true;
+        verdict = PMD_TNL_ARP_CANDIDATES;
     } else {
         pending_answer(p, false);
         if (!l) {
@@ -554,6 +574,7 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
         l->confirmed = t->now;
         l->disputed = false;
         l->expires = t->now + TUNNEL_NEIGH_AGING_MS;
+        l->candidate_due = 0;
         tnl_neigh_set(dev, &ip6, mac);
         verdict = PMD_TNL_ARP_LEARNED;
     }
@@ -653,10 +674,18 @@ tunnel_neigh_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
     int error;
 
     in6_addr_set_mapped_ipv4(&ip6, ip);
-    error = tnl_neigh_lookup(dev, &ip6, mac) ? ENOENT : 0;
-
     ovs_mutex_lock(&tn->mutex);
     l = learned_find(tn, dev, ip);
+    if (l && l->candidate_due && t->now >= l->candidate_due) {
+        /* The known MAC did not answer in time; the other one did. */
+        l->mac = l->candidate;
+        l->confirmed = t->now;
+        l->disputed = false;
+        l->candidate_due = 0;
+        tnl_neigh_set(dev, &ip6, l->mac);
+        pmd_counter_add(t, PMD_TNL_ARP_LEARNED, 1);
+    }
+    error = tnl_neigh_lookup(dev, &ip6, mac) ? ENOENT : 0;
     if (l) {
         if (error || !eth_addr_equals(l->mac, *mac)) {
             /* Gone from OVS's cache (aged, or flushed), or set by hand

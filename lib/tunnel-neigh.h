@@ -53,8 +53,12 @@
  * receives it (its weak host model; arp_ignore 0), so a remote switch of
  * the userspace datapath answers first from its underlay port's device,
  * whose MAC its datapath does not decapsulate for, and then from its
- * bridge's local port, which holds the address.  An answer that repeats
- * the MAC already learned confirms it and ends the request.  So:
+ * bridge's local port, which holds the address.  When a next hop already
+ * learned is asked for again, an answer that repeats its MAC confirms it
+ * and ends the request, and an answer with another MAC is only held: it
+ * replaces the known MAC (in tunnel_neigh_lookup()) if that has not
+ * answered by the end of the request's TUNNEL_NEIGH_PENDING_MS, so that
+ * such a host does not make it flap.  So:
  *   - gratuitous ARP (request or reply, sender and target the same) is
  *     never learned, nor an ARP reply to anyone else, nor one delivered to
  *     a VM's tap or an overlay bridge's local port (no address), nor an
@@ -66,7 +70,8 @@
  *     the passing of TUNNEL_NEIGH_REVERIFY_MS since it was last confirmed:
  *     the next thread to read it from the cache (tunnel_neigh_lookup()
  *     answers EAGAIN) asks again, and the owner's answer, solicited,
- *     confirms or moves it.  A next hop that changes its MAC (a router
+ *     confirms it, or moves it once the old MAC has stayed silent for
+ *     TUNNEL_NEIGH_PENDING_MS.  A next hop that changes its MAC (a router
  *     replaced) is followed within seconds of its gratuitous ARP, or
  *     within TUNNEL_NEIGH_REVERIFY_MS without one.
  * Entries set by hand (`tnl/arp/set`) are never verified.
