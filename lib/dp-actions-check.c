@@ -134,8 +134,23 @@ static const int tunnel_lens[] = {
 #define GENEVE_OPTS_MAX 252
 BUILD_ASSERT_DECL(GENEVE_OPTS_MAX <= TUN_METADATA_TOT_OPT_SIZE);
 
+/* What the flow's key tells of its packets at one point of its action
+ * list, as the Linux datapath tracks it along the list
+ * (__ovs_nla_copy_actions()): the actions that follow are checked against
+ * it, and those that change the packet's headers change it. */
+struct pkt_state {
+    int eth;                /* 1: an Ethernet frame, 0: an L3 packet,
+                             * -1: the key does not say. */
+    ovs_be16 eth_type;      /* The Ethertype of what follows the L2 (and
+                             * VLAN) headers, or 0 if not known. */
+    int nw_proto;           /* The IP protocol the key pins, or -1. */
+    bool parsed;            /* Are the packet's layer offsets those OVS
+                             * found?  Not after pop_nsh (OVS resets them,
+                             * the packet must be recirculated). */
+};
+
 static int check_list(const struct nlattr *actions, size_t len,
-                      unsigned int depth);
+                      unsigned int depth, const struct pkt_state *);
 
 /* Returns true if 'key', an OVS_KEY_ATTR_TUNNEL attribute of a set()
  * action, is one odp-execute can apply: each attribute known and of its
@@ -187,9 +202,108 @@ single_nested(const struct nlattr *a)
     return left ? NULL : only;
 }
 
-/* Checks set() ('masked' false) or set_masked() action 'a'. */
+/* Returns true if 'eth_type' is an MPLS Ethertype. */
+static bool
+is_mpls_type(ovs_be16 eth_type)
+{
+    return eth_type == htons(ETH_TYPE_MPLS)
+           || eth_type == htons(ETH_TYPE_MPLS_MCAST);
+}
+
+/* Returns true if 'eth_type' is IPv4's or IPv6's. */
+static bool
+is_ip_type(ovs_be16 eth_type)
+{
+    return eth_type == htons(ETH_TYPE_IP) || eth_type == htons(ETH_TYPE_IPV6);
+}
+
+/* Returns 0 if a set() ('masked' false) or set_masked() of 'key' (of a
+ * known type and length) suits packets in state 's': the header it writes
+ * is one the key guarantees, as the Linux datapath's validate_set() has it
+ * (and, for the fields only this datapath sets, ARP, ICMP, ND and NSH, the
+ * same way); else EINVAL. */
 static int
-check_set(const struct nlattr *a, bool masked)
+check_set_state(const struct nlattr *key, bool masked,
+                const struct pkt_state *s)
+{
+    unsigned int type = nl_attr_type(key);
+
+    switch (type) {
+    case OVS_KEY_ATTR_PRIORITY:
+    case OVS_KEY_ATTR_SKB_MARK:
+    case OVS_KEY_ATTR_TUNNEL:
+    case OVS_KEY_ATTR_DP_HASH:
+    case OVS_KEY_ATTR_RECIRC_ID:
+        /* Metadata, not the packet. */
+        return 0;
+    }
+    if (!s->parsed) {
+        return EINVAL;
+    }
+    switch (type) {
+    case OVS_KEY_ATTR_ETHERNET:
+        return s->eth == 1 ? 0 : EINVAL;
+    case OVS_KEY_ATTR_IPV4:
+        if (s->eth_type != htons(ETH_TYPE_IP)) {
+            return EINVAL;
+        }
+        if (masked) {
+            const struct ovs_key_ipv4 *mask
+                = (const struct ovs_key_ipv4 *) nl_attr_get(key) + 1;
+
+            /* Not writable. */
+            return mask->ipv4_proto || mask->ipv4_frag ? EINVAL : 0;
+        }
+        return 0;
+    case OVS_KEY_ATTR_IPV6: {
+        const struct ovs_key_ipv6 *ipv6 = nl_attr_get(key);
+
+        if (s->eth_type != htons(ETH_TYPE_IPV6)
+            || ntohl(ipv6->ipv6_label) & ~IPV6_LABEL_MASK) {
+            return EINVAL;
+        }
+        if (masked) {
+            const struct ovs_key_ipv6 *mask = ipv6 + 1;
+
+            return (mask->ipv6_proto || mask->ipv6_frag
+                    || ntohl(mask->ipv6_label) & ~IPV6_LABEL_MASK)
+                   ? EINVAL : 0;
+        }
+        return 0;
+    }
+    case OVS_KEY_ATTR_TCP:
+        return is_ip_type(s->eth_type) && s->nw_proto == IPPROTO_TCP
+               ? 0 : EINVAL;
+    case OVS_KEY_ATTR_UDP:
+        return is_ip_type(s->eth_type) && s->nw_proto == IPPROTO_UDP
+               ? 0 : EINVAL;
+    case OVS_KEY_ATTR_SCTP:
+        return is_ip_type(s->eth_type) && s->nw_proto == IPPROTO_SCTP
+               ? 0 : EINVAL;
+    case OVS_KEY_ATTR_ICMP:
+        return s->eth_type == htons(ETH_TYPE_IP)
+               && s->nw_proto == IPPROTO_ICMP ? 0 : EINVAL;
+    case OVS_KEY_ATTR_ICMPV6:
+    case OVS_KEY_ATTR_ND:
+    case OVS_KEY_ATTR_ND_EXTENSIONS:
+        return s->eth_type == htons(ETH_TYPE_IPV6)
+               && s->nw_proto == IPPROTO_ICMPV6 ? 0 : EINVAL;
+    case OVS_KEY_ATTR_ARP:
+        return s->eth_type == htons(ETH_TYPE_ARP)
+               || s->eth_type == htons(ETH_TYPE_RARP) ? 0 : EINVAL;
+    case OVS_KEY_ATTR_MPLS:
+        return is_mpls_type(s->eth_type) ? 0 : EINVAL;
+    case OVS_KEY_ATTR_NSH:
+        return s->eth_type == htons(ETH_TYPE_NSH) ? 0 : EINVAL;
+    default:
+        return EINVAL;
+    }
+}
+
+/* Checks set() ('masked' false) or set_masked() action 'a', against 's' if
+ * it is nonnull. */
+static int
+check_set(const struct nlattr *a, bool masked, const struct pkt_state *s)
 {
     const struct nlattr *key = single_nested(a);
     unsigned int type;
@@ -199,25 +313,29 @@ check_set(const struct nlattr *a, bool masked)
     }
     type = nl_attr_type(key);
     if (type == OVS_KEY_ATTR_TUNNEL && !masked) {
-        return tunnel_key_valid(key) ? 0 : EINVAL;
-    }
-    if (type == OVS_KEY_ATTR_NSH) {
+        if (!tunnel_key_valid(key)) {
+            return EINVAL;
+        }
+    } else if (type == OVS_KEY_ATTR_NSH) {
         struct ovs_key_nsh nsh, nsh_mask;
 
-        return odp_nsh_key_from_attr(key, &nsh, masked ? &nsh_mask : NULL,
-                                     NULL) == ODP_FIT_ERROR ? EINVAL : 0;
-    }
-    if (type >= ARRAY_SIZE(set_lens)
-        || !(masked ? set_lens[type].masked : set_lens[type].set)
-        || nl_attr_get_size(key) != set_lens[type].len * (masked ? 2 : 1)) {
+        if (odp_nsh_key_from_attr(key, &nsh, masked ? &nsh_mask : NULL,
+                                  NULL) == ODP_FIT_ERROR) {
+            return EINVAL;
+        }
+    } else if (type >= ARRAY_SIZE(set_lens)
+               || !(masked ? set_lens[type].masked : set_lens[type].set)
+               || nl_attr_get_size(key)
+                  != set_lens[type].len * (masked ? 2 : 1)) {
         return EINVAL;
     }
-    return 0;
+    return s ? check_set_state(key, masked, s) : 0;
 }
 
 /* Checks sample() action 'a': one probability, one nested list. */
 static int
-check_sample(const struct nlattr *a, unsigned int depth)
+check_sample(const struct nlattr *a, unsigned int depth,
+             const struct pkt_state *s)
 {
     const struct nlattr *b, *probability = NULL, *actions = NULL;
     size_t left;
@@ -245,13 +363,14 @@ check_sample(const struct nlattr *a, unsigned int depth)
         return EINVAL;
     }
     return check_list(nl_attr_get(actions), nl_attr_get_size(actions),
-                      depth + 1);
+                      depth + 1, s);
 }
 
 /* Checks check_pkt_len() action 'a': one length, one list for each
  * outcome. */
 static int
-check_check_pkt_len(const struct nlattr *a, unsigned int depth)
+check_check_pkt_len(const struct nlattr *a, unsigned int depth,
+                    const struct pkt_state *s)
 {
     const struct nlattr *b, *attrs[__OVS_CHECK_PKT_LEN_ATTR_MAX] = { NULL };
     size_t left;
@@ -277,7 +396,7 @@ check_check_pkt_len(const struct nlattr *a, unsigned int depth)
     for (int type = OVS_CHECK_PKT_LEN_ATTR_ACTIONS_IF_GREATER;
          type <= OVS_CHECK_PKT_LEN_ATTR_ACTIONS_IF_LESS_EQUAL; type++) {
         error = check_list(nl_attr_get(attrs[type]),
-                           nl_attr_get_size(attrs[type]), depth + 1);
+                           nl_attr_get_size(attrs[type]), depth + 1, s);
         if (error) {
             return error;
         }
@@ -331,9 +450,131 @@ check_push_nsh(const struct nlattr *a)
            ? EINVAL : 0;
 }
 
-/* Checks action 'a', in a list nested 'depth' lists deep. */
+/* Checks action 'a', of a type this datapath runs and of the length its
+ * type has, against packet state 's', and changes 's' as the action
+ * changes the packet: the Linux datapath's rules (__ovs_nla_copy_actions())
+ * where OVS's odp-execute and packets.c would otherwise assert, abort or
+ * write where no header is (pop_eth, push_eth, push_nsh on an assumption
+ * about the packet type, OVS_NOT_REACHED() otherwise; push_vlan on an L3
+ * packet; layer offsets reset by pop_nsh), and no further than it: the
+ * tag order rules of the kernel's skb layout do not apply to OVS's packets,
+ * whose push_mpls goes after the VLAN tags. */
 static int
-check_action(const struct nlattr *a, unsigned int depth)
+check_action_state(const struct nlattr *a, struct pkt_state *s)
+{
+    enum ovs_action_attr type = nl_attr_type(a);
+
+    switch (type) {
+    case OVS_ACTION_ATTR_TRUNC: {
+        const struct ovs_action_trunc *trunc = nl_attr_get(a);
+
+        return trunc->max_len < ETH_HEADER_LEN ? EINVAL : 0;
+    }
+    case OVS_ACTION_ATTR_PUSH_VLAN:
+    case OVS_ACTION_ATTR_POP_VLAN:
+        return s->parsed && s->eth == 1 ? 0 : EINVAL;
+    case OVS_ACTION_ATTR_PUSH_ETH:
+        if (!s->parsed || s->eth != 0) {
+            return EINVAL;
+        }
+        s->eth = 1;
+        return 0;
+    case OVS_ACTION_ATTR_POP_ETH:
+        if (!s->parsed || s->eth != 1) {
+            return EINVAL;
+        }
+        s->eth = 0;
+        return 0;
+    case OVS_ACTION_ATTR_PUSH_MPLS: {
+        const struct ovs_action_push_mpls *mpls = nl_attr_get(a);
+
+        if (!s->parsed || !is_mpls_type(mpls->mpls_ethertype)) {
+            return EINVAL;
+        }
+        s->eth_type = mpls->mpls_ethertype;
+        return 0;
+    }
+    case OVS_ACTION_ATTR_ADD_MPLS: {
+        const struct ovs_action_add_mpls *mpls = nl_attr_get(a);
+
+        if (!s->parsed || !is_mpls_type(mpls->mpls_ethertype)) {
+            return EINVAL;
+        }
+        if (!(mpls->tun_flags & OVS_MPLS_L3_TUNNEL_FLAG_MASK)) {
+            /* The label goes in front of the packet, which is then an
+             * L3 MPLS packet. */
+            s->eth = 0;
+        }
+        s->eth_type = mpls->mpls_ethertype;
+        return 0;
+    }
+    case OVS_ACTION_ATTR_POP_MPLS: {
+        ovs_be16 eth_type = nl_attr_get_be16(a);
+
+        if (!s->parsed || !is_mpls_type(s->eth_type)) {
+            return EINVAL;
+        }
+        /* As the kernel: what follows the last label is not known to be
+         * of the type named (no header was parsed there), so no later
+         * action may assume it; ofproto recirculates first. */
+        s->eth_type = is_mpls_type(eth_type) ? eth_type : 0;
+        s->nw_proto = -1;
+        return 0;
+    }
+    case OVS_ACTION_ATTR_PUSH_NSH:
+        /* OVS's push_nsh() knows Ethernet, IPv4, IPv6 and NSH packets and
+         * aborts on any other. */
+        if (!s->parsed
+            || !(s->eth == 1
+                 || (s->eth == 0
+                     && (is_ip_type(s->eth_type)
+                         || s->eth_type == htons(ETH_TYPE_NSH))))) {
+            return EINVAL;
+        }
+        s->eth = 0;
+        s->eth_type = htons(ETH_TYPE_NSH);
+        s->nw_proto = -1;
+        return 0;
+    case OVS_ACTION_ATTR_POP_NSH:
+        if (!s->parsed || s->eth_type != htons(ETH_TYPE_NSH)) {
+            return EINVAL;
+        }
+        s->parsed = false;
+        s->eth = -1;
+        s->eth_type = 0;
+        s->nw_proto = -1;
+        return 0;
+    case OVS_ACTION_ATTR_CT:
+        /* Conntrack reads the headers at the packet's layer offsets. */
+        return s->parsed ? 0 : EINVAL;
+
+    case OVS_ACTION_ATTR_UNSPEC:
+    case OVS_ACTION_ATTR_OUTPUT:
+    case OVS_ACTION_ATTR_USERSPACE:
+    case OVS_ACTION_ATTR_SET:
+    case OVS_ACTION_ATTR_SAMPLE:
+    case OVS_ACTION_ATTR_RECIRC:
+    case OVS_ACTION_ATTR_HASH:
+    case OVS_ACTION_ATTR_SET_MASKED:
+    case OVS_ACTION_ATTR_CT_CLEAR:
+    case OVS_ACTION_ATTR_METER:
+    case OVS_ACTION_ATTR_CLONE:
+    case OVS_ACTION_ATTR_CHECK_PKT_LEN:
+    case OVS_ACTION_ATTR_TUNNEL_PUSH:
+    case OVS_ACTION_ATTR_TUNNEL_POP:
+    case OVS_ACTION_ATTR_DROP:
+    case OVS_ACTION_ATTR_LB_OUTPUT:
+    case __OVS_ACTION_ATTR_MAX:
+    default:
+        /* Checked apart, or leave the packet's headers as they are. */
+        return 0;
+    }
+}
+
+/* Checks action 'a', in a list nested 'depth' lists deep, and, if 's' is
+ * nonnull, against packet state '*s', which it updates. */
+static int
+check_action(const struct nlattr *a, unsigned int depth, struct pkt_state *s)
 {
     unsigned int type = nl_attr_type(a);
     int len;
@@ -353,29 +594,37 @@ check_action(const struct nlattr *a, unsigned int depth)
             const struct ovs_action_hash *hash = nl_attr_get(a);
 
             /* odp-execute aborts on any other algorithm. */
-            return (hash->hash_alg == OVS_HASH_ALG_L4
-                    || hash->hash_alg == OVS_HASH_ALG_SYM_L4) ? 0 : EINVAL;
+            if (hash->hash_alg != OVS_HASH_ALG_L4
+                && hash->hash_alg != OVS_HASH_ALG_SYM_L4) {
+                return EINVAL;
+            }
         }
-        return 0;
+        return s ? check_action_state(a, s) : 0;
     }
 
     switch ((enum ovs_action_attr) type) {
     case OVS_ACTION_ATTR_CLONE:
-        return check_list(nl_attr_get(a), nl_attr_get_size(a), depth + 1);
+        return check_list(nl_attr_get(a), nl_attr_get_size(a), depth + 1, s);
     case OVS_ACTION_ATTR_SAMPLE:
-        return check_sample(a, depth);
+        return check_sample(a, depth, s);
     case OVS_ACTION_ATTR_CHECK_PKT_LEN:
-        return check_check_pkt_len(a, depth);
+        return check_check_pkt_len(a, depth, s);
     case OVS_ACTION_ATTR_CT:
-        return dp_conntrack_action_valid(a) ? 0 : EINVAL;
+        if (!dp_conntrack_action_valid(a)) {
+            return EINVAL;
+        }
+        return s ? check_action_state(a, s) : 0;
     case OVS_ACTION_ATTR_SET:
-        return check_set(a, false);
+        return check_set(a, false, s);
     case OVS_ACTION_ATTR_SET_MASKED:
-        return check_set(a, true);
+        return check_set(a, true, s);
     case OVS_ACTION_ATTR_USERSPACE:
         return check_userspace(a);
-    case OVS_ACTION_ATTR_PUSH_NSH:
-        return check_push_nsh(a);
+    case OVS_ACTION_ATTR_PUSH_NSH: {
+        int error = check_push_nsh(a);
+
+        return error || !s ? error : check_action_state(a, s);
+    }
 
     case OVS_ACTION_ATTR_UNSPEC:
     case OVS_ACTION_ATTR_OUTPUT:
@@ -403,18 +652,26 @@ check_action(const struct nlattr *a, unsigned int depth)
 }
 
 /* Checks the action list 'actions' ('len' bytes), nested 'depth' lists
- * deep. */
+ * deep, and, if 'outer' is nonnull, against the packet state it points to
+ * at the list's start.  A nested list runs on a copy of the packet (or
+ * last), so its changes to the state do not outlive it. */
 static int
-check_list(const struct nlattr *actions, size_t len, unsigned int depth)
+check_list(const struct nlattr *actions, size_t len, unsigned int depth,
+           const struct pkt_state *outer)
 {
+    struct pkt_state state, *s = NULL;
     const struct nlattr *a;
     size_t left;
 
     if (depth > DP_ACTIONS_MAX_DEPTH) {
         return EOVERFLOW;
     }
+    if (outer) {
+        state = *outer;
+        s = &state;
+    }
     NL_ATTR_FOR_EACH (a, left, actions, len) {
-        int error = check_action(a, depth);
+        int error = check_action(a, depth, s);
 
         if (error) {
             return error;
@@ -430,5 +687,27 @@ check_list(const struct nlattr *actions, size_t len, unsigned int depth)
 int
 dp_actions_check(const struct nlattr *actions, size_t actions_len)
 {
-    return check_list(actions, actions_len, 0);
+    return check_list(actions, actions_len, 0, NULL);
+}
+
+/* As dp_actions_check(), and also checks 'actions' against the packets the
+ * key 'flow' with mask 'wc' matches (NULL: exactly 'flow', a packet's
+ * key), as dp-actions-check.h describes.  Returns EINVAL for an action
+ * that does not suit them. */
+int
+dp_actions_check_key(const struct flow *flow, const struct flow_wildcards *wc,
+                     const struct nlattr *actions, size_t actions_len)
+{
+    struct pkt_state s = { .eth = -1, .nw_proto = -1, .parsed = true };
+
+    if (!wc || wc->masks.packet_type == OVS_BE32_MAX) {
+        s.eth = flow->packet_type == htonl(PT_ETH);
+    }
+    if (!wc || wc->masks.dl_type == OVS_BE16_MAX) {
+        s.eth_type = flow->dl_type;
+    }
+    if (is_ip_type(s.eth_type) && (!wc || wc->masks.nw_proto == UINT8_MAX)) {
+        s.nw_proto = flow->nw_proto;
+    }
+    return check_list(actions, actions_len, 0, &s);
 }

@@ -45,15 +45,39 @@
  *     algorithm odp-execute has; userspace() holds only the attributes
  *     OVS defines, of their lengths; push_nsh() a header OVS can build.
  *
- * What it does not check, as dpif-netdev does not either: that an action
- * suits the packets the flow matches (the Linux datapath refuses, e.g.,
- * set(ipv4()) in a flow that does not match IPv4); ofproto always encodes
- * those prerequisites.
+ * dp_actions_check_key() also checks the actions against the packets the
+ * flow's key matches, as the Linux datapath does and dpif-netdev does not,
+ * tracking along the list what push and pop actions do to the packet:
+ *
+ *   - set() and set_masked() of a header only where the key guarantees it:
+ *     Ethernet on an Ethernet frame; IPv4, IPv6, ARP/RARP, MPLS and NSH
+ *     where the Ethertype is exactly that; TCP, UDP, SCTP, ICMP, ICMPv6 and
+ *     ND where the IP protocol is also exactly that; never the fields
+ *     IPv4 and IPv6 do not let one write (protocol, fragment type, the
+ *     flow label's upper bits); metadata anywhere;
+ *   - pop_eth, push_vlan and pop_vlan only on an Ethernet frame, push_eth
+ *     only on an L3 packet (OVS's push_eth() and pop_eth() assert it),
+ *     where the key's packet type is an exact match: ofproto's keys always
+ *     hold it; a hand-written key without packet_type() matches both;
+ *   - pop_mpls only on an MPLS packet, after which only a further label
+ *     is known (as the kernel: ofproto recirculates before it reads what
+ *     follows); push_mpls and add_mpls only of an MPLS Ethertype;
+ *   - push_nsh only on an Ethernet, IPv4, IPv6 or NSH packet (OVS's
+ *     push_nsh() aborts on any other); pop_nsh only on NSH, after which no
+ *     action may read or write the packet's headers (OVS resets the layer
+ *     offsets: the packet must be recirculated);
+ *   - trunc() to at least an Ethernet header.
+ *
+ * A packet that the key matches may still be shorter than the header an
+ * action writes (a truncated IPv4 header still has Ethertype 0x0800):
+ * dp-actions-guard.h drops those at run time.
  *
  * Any thread; reads only the actions. */
 
 #include <stddef.h>
 
+struct flow;
+struct flow_wildcards;
 struct nlattr;
 
 /* Most action lists nested one in another (clone, sample, check_pkt_len),
@@ -62,5 +86,7 @@ struct nlattr;
 #define DP_ACTIONS_MAX_DEPTH 16
 
 int dp_actions_check(const struct nlattr *actions, size_t actions_len);
+int dp_actions_check_key(const struct flow *, const struct flow_wildcards *,
+                         const struct nlattr *actions, size_t actions_len);
 
 #endif /* dp-actions-check.h */

@@ -20,6 +20,7 @@
 #include <errno.h>
 
 #include "datapath.h"
+#include "dp-actions-guard.h"
 #include "dp-conntrack.h"
 #include "dp-ipf.h"
 #include "dp-input.h"
@@ -333,7 +334,8 @@ execute_userspace(struct pmd_thread *t, struct dp_packet_batch *batch,
             struct dp_packet_batch one;
 
             dp_packet_batch_init_packet(&one, packet);
-            dp_actions_execute(t, &one, true, actions.data, actions.size);
+            dp_actions_execute(t, &one, true, actions.data, actions.size,
+                               NULL);
         } else {
             pmd_counter_add(t, PMD_LOST, 1);
             dp_packet_delete(packet);
@@ -471,16 +473,55 @@ execute_cb(void *t_, struct dp_packet_batch *batch, const struct nlattr *a,
     }
 }
 
+/* Drops from 'batch', in place as a meter does, and counts, the packets
+ * shorter than a header 'actions' ('actions_len' bytes) write, which ask
+ * 'needs' of them (NULL: sums it here). */
+static void
+drop_short(struct pmd_thread *t, struct dp_packet_batch *batch,
+           const struct nlattr *actions, size_t actions_len,
+           const struct dp_actions_needs *needs)
+{
+    struct dp_actions_needs computed;
+    struct dp_packet *packet;
+    size_t n_dropped = 0;
+    size_t i, size;
+
+    if (!needs) {
+        dp_actions_needs_compute(actions, actions_len, &computed);
+        needs = &computed;
+    }
+    if (OVS_LIKELY(dp_actions_needs_none(needs))) {
+        return;
+    }
+    size = dp_packet_batch_size(batch);
+    DP_PACKET_BATCH_REFILL_FOR_EACH (i, size, packet, batch) {
+        if (OVS_LIKELY(dp_actions_packet_ok(packet, needs))) {
+            dp_packet_batch_refill(batch, packet, i);
+        } else {
+            dp_packet_delete(packet);
+            n_dropped++;
+        }
+    }
+    if (n_dropped) {
+        VLOG_INFO_RL(&rl, "%"PRIuSIZE" packets dropped: shorter than a "
+                     "header their actions write", n_dropped);
+        pmd_counter_add(t, PMD_DROP_ACTION_SHORT, n_dropped);
+    }
+}
+
 /* Executes 'actions' on 'batch' in forwarding thread 't'.  If 'steal', the
  * packets are consumed; otherwise the caller keeps those left in 'batch'.
  * Either way the caller must own the packets: a meter action drops packets
  * in place, removing them from 'batch' and freeing them, as dpif-netdev's
- * does. */
+ * does, and so are the packets dropped before the actions run, shorter
+ * than a header they write ('needs', or NULL to sum it here; see
+ * dp-actions-guard.h). */
 void
 dp_actions_execute(struct pmd_thread *t, struct dp_packet_batch *batch,
                    bool steal, const struct nlattr *actions,
-                   size_t actions_len)
+                   size_t actions_len, const struct dp_actions_needs *needs)
 {
+    drop_short(t, batch, actions, actions_len, needs);
     odp_execute_actions(t, batch, steal, actions, actions_len, execute_cb);
 }
 
@@ -496,6 +537,7 @@ dp_actions_execute_for(struct pmd_thread *t, struct dp_packet_batch *batch,
 
     t->exec_flow = NULL;
     t->exec_key = key;
+    drop_short(t, batch, actions, actions_len, NULL);
     odp_execute_actions(t, batch, steal, actions, actions_len, execute_cb);
     t->exec_flow = outer;
     t->exec_key = outer_key;

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct dp_actions_needs;
 struct dp_packet_batch;
 struct flow;
 struct nlattr;
@@ -31,7 +32,7 @@ struct pmd_thread;
 
 void dp_actions_execute(struct pmd_thread *, struct dp_packet_batch *,
                         bool steal, const struct nlattr *actions,
-                        size_t actions_len);
+                        size_t actions_len, const struct dp_actions_needs *);
 void dp_actions_execute_for(struct pmd_thread *, struct dp_packet_batch *,
                             bool steal, const struct flow *key,
                             const struct nlattr *actions,

@@ -262,7 +262,7 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
         t->exec_flow = b->flow;
         t->exec_key = NULL;
         dp_actions_execute(t, &b->packets, true, actions->actions,
-                           actions->size);
+                           actions->size, &actions->needs);
         t->exec_flow = outer;
         t->exec_key = outer_key;
     }

@@ -24,6 +24,7 @@
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "dpif-netdev.h"
+#include "dpif.h"
 #include "dpif-percpu.h"
 #include "flow-stats.h"
 #include "flow-table.h"
@@ -149,6 +150,8 @@ format_counters(struct ds *s, const struct pmd_thread *t)
                   c[PMD_DROP_NO_PORT], c[PMD_DROP_UNSUPPORTED],
                   c[PMD_DROP_TUNNEL]);
     ds_put_format(s, "  dropped by meters: %"PRIu64"\n", c[PMD_DROP_METER]);
+    ds_put_format(s, "  dropped, shorter than a header its actions write: "
+                  "%"PRIu64"\n", c[PMD_DROP_ACTION_SHORT]);
     cycles = c[PMD_BUSY_CYCLES] + c[PMD_IDLE_CYCLES];
     if (cycles) {
         uint64_t packets = c[PMD_RX_PACKETS] + c[PMD_RECIRC_PACKETS];
@@ -563,6 +566,124 @@ receive_batch(struct unixctl_conn *conn, int argc, const char *argv[],
     unixctl_command_reply(conn, NULL);
 }
 
+/* Opens, in '*dpif', the datapath that 'name' names as dpctl does
+ * ("[TYPE@]NAME").  Returns 0 or a positive errno value. */
+static int
+open_dpif(const char *name, struct dpif **dpif)
+{
+    char *dp_name, *dp_type;
+    int error;
+
+    dp_parse_name(name, &dp_name, &dp_type);
+    error = dpif_open(dp_name, dp_type, dpif);
+    free(dp_name);
+    free(dp_type);
+    return error;
+}
+
+/* Replies to 'conn' with 'error' (a positive errno value) or success. */
+static void
+reply_errno(struct unixctl_conn *conn, int error)
+{
+    if (error) {
+        unixctl_command_reply_error(conn, ovs_strerror(error));
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
+}
+
+/* dpif-percpu/put-flow-hex DP KEY ACTIONS: installs, through
+ * dpif_flow_put() as any dpif client would, a flow with the key (and mask)
+ * KEY in dpctl's syntax and the datapath actions ACTIONS in hex (netlink
+ * attributes).  OVS 3.1's parser of dpctl/add-flow's actions cannot write
+ * push_eth, pop_eth, push_mpls and pop_mpls, and no action list that is
+ * malformed on purpose; tests of the action check need both. */
+static void
+put_flow_hex(struct unixctl_conn *conn, int argc OVS_UNUSED,
+             const char *argv[], void *aux OVS_UNUSED)
+{
+    struct ofpbuf key, mask, actions;
+    struct dpif *dpif;
+    char *s = NULL;
+    int error;
+
+    ofpbuf_init(&key, 0);
+    ofpbuf_init(&mask, 0);
+    ofpbuf_init(&actions, 0);
+    if (odp_flow_from_string(argv[2], NULL, &key, &mask, &s)) {
+        unixctl_command_reply_error(conn, s ? s : "bad flow key");
+        free(s);
+        goto out;
+    }
+    if (*ofpbuf_put_hex(&actions, argv[3], NULL)) {
+        unixctl_command_reply_error(conn, "bad hex actions");
+        goto out;
+    }
+    error = open_dpif(argv[1], &dpif);
+    if (!error) {
+        error = dpif_flow_put(dpif, DPIF_FP_CREATE, key.data, key.size,
+                              mask.size ? mask.data : NULL, mask.size,
+                              actions.data, actions.size, NULL, PMD_ID_NULL,
+                              NULL);
+        dpif_close(dpif);
+    }
+    reply_errno(conn, error);
+out:
+    ofpbuf_uninit(&key);
+    ofpbuf_uninit(&mask);
+    ofpbuf_uninit(&actions);
+}
+
+/* dpif-percpu/execute-hex DP IN_PORT PACKET ACTIONS: executes the datapath
+ * actions ACTIONS (netlink attributes in hex) on the Ethernet frame PACKET
+ * (hex) received on datapath port IN_PORT, through dpif_execute() as any
+ * dpif client would (a packet-out, BFD).  See put-flow-hex. */
+static void
+execute_hex(struct unixctl_conn *conn, int argc OVS_UNUSED,
+            const char *argv[], void *aux OVS_UNUSED)
+{
+    struct dp_packet *packet = NULL;
+    struct ofpbuf actions;
+    unsigned int in_port;
+    struct dpif *dpif;
+    struct flow flow;
+    const char *end;
+    int error;
+
+    ofpbuf_init(&actions, 0);
+    if (!str_to_uint(argv[2], 10, &in_port)) {
+        unixctl_command_reply_error(conn, "bad in_port");
+        goto out;
+    }
+    end = eth_from_hex(argv[3], &packet);
+    if (end) {
+        unixctl_command_reply_error(conn, end);
+        goto out;
+    }
+    if (*ofpbuf_put_hex(&actions, argv[4], NULL)) {
+        unixctl_command_reply_error(conn, "bad hex actions");
+        goto out;
+    }
+    pkt_metadata_init(&packet->md, u32_to_odp(in_port));
+    flow_extract(packet, &flow);
+    error = open_dpif(argv[1], &dpif);
+    if (!error) {
+        struct dpif_execute execute = {
+            .actions = actions.data,
+            .actions_len = actions.size,
+            .packet = packet,
+            .flow = &flow,
+        };
+
+        error = dpif_execute(dpif, &execute);
+        dpif_close(dpif);
+    }
+    reply_errno(conn, error);
+out:
+    dp_packet_delete(packet);
+    ofpbuf_uninit(&actions);
+}
+
 /* Registers the commands that only tests need. */
 void
 dp_unixctl_register_test_commands(void)
@@ -572,6 +693,11 @@ dp_unixctl_register_test_commands(void)
     unixctl_command_register("dpif-percpu/receive-batch",
                              "dp port [--csum|--tso=segsz] packet...", 3, INT_MAX,
                              receive_batch, NULL);
+    unixctl_command_register("dpif-percpu/put-flow-hex", "dp key actions",
+                             3, 3, put_flow_hex, NULL);
+    unixctl_command_register("dpif-percpu/execute-hex",
+                             "dp in_port packet actions", 4, 4, execute_hex,
+                             NULL);
 }
 
 /* Registers the commands, once however many classes call it. */

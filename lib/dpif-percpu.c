@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "coverage.h"
 #include "datapath.h"
 #include "dp-actions.h"
 #include "dp-actions-check.h"
@@ -50,6 +51,8 @@
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(dpif_percpu);
+
+COVERAGE_DEFINE(percpu_actions_refused);
 
 /* Flows returned by one call of flow_dump_next, at most. */
 #define FLOW_DUMP_MAX_BATCH 50
@@ -594,6 +597,29 @@ find_megaflow(const struct datapath *dp, const ovs_u128 *ufid,
     return NULL;
 }
 
+/* Counts, and logs (rate-limited) unless 'probe', the refusal of
+ * 'actions' ('len' bytes) by dp-actions-check for a 'what' ("flow put",
+ * "execute").  A feature probe's refusal is its answer, not counted. */
+static void
+actions_refused(const struct nlattr *actions, size_t len, const char *what,
+                bool probe)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+    if (probe) {
+        return;
+    }
+    COVERAGE_INC(percpu_actions_refused);
+    if (!VLOG_DROP_INFO(&rl)) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+
+        format_odp_actions(&s, actions, len, NULL);
+        VLOG_INFO("%s refused: datapath actions malformed or unsuited to "
+                  "the key: %s", what, ds_cstr(&s));
+        ds_destroy(&s);
+    }
+}
+
 static int
 flow_put(struct datapath *dp, const struct dpif_flow_put *put)
 {
@@ -623,8 +649,13 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
                     : (put->flags & DPIF_FP_MODIFY) ? "[modify]" : "[zero]");
         return EINVAL;
     }
-    if (flow_uses_unsupported_ct_state(&match.flow)
-        || dp_actions_check(put->actions, put->actions_len)) {
+    if (flow_uses_unsupported_ct_state(&match.flow)) {
+        return EINVAL;
+    }
+    error = dp_actions_check_key(&match.flow, &match.wc, put->actions,
+                                 put->actions_len);
+    if (error) {
+        actions_refused(put->actions, put->actions_len, "flow put", probe);
         return EINVAL;
     }
 
@@ -726,13 +757,18 @@ execute(struct datapath *dp, struct dpif_execute *execute)
         || dp_packet_size(packet) > UINT16_MAX) {
         return EINVAL;
     }
-    if (dp_actions_check(execute->actions, execute->actions_len)) {
-        return EINVAL;
-    }
     if (execute->probe) {
         /* A probe's packet need not meet its actions' prerequisites, so it
-         * is never executed: only the actions are judged. */
-        return 0;
+         * is never executed: only the actions are judged, not against the
+         * packet. */
+        return dp_actions_check(execute->actions, execute->actions_len)
+               ? EINVAL : 0;
+    }
+    if (dp_actions_check_key(execute->flow, NULL, execute->actions,
+                             execute->actions_len)) {
+        actions_refused(execute->actions, execute->actions_len, "execute",
+                        false);
+        return EINVAL;
     }
 
     if (!t) {

@@ -335,6 +335,7 @@ megaflow_actions_create(const struct nlattr *actions, size_t size)
 {
     struct megaflow_actions *a = xmalloc(sizeof *a + size);
 
+    dp_actions_needs_compute(actions, size, &a->needs);
     a->size = size;
     memcpy(a->actions, actions, size);
     return a;

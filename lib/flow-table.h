@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "cmap.h"
+#include "dp-actions-guard.h"
 #include "flow.h"
 #include "openvswitch/types.h"
 #include "ovs-atomic.h"
@@ -49,6 +50,7 @@ struct nlattr;
 
 /* A megaflow's actions.  Replaced as a whole, under RCU, by a modify. */
 struct megaflow_actions {
+    struct dp_actions_needs needs; /* What a packet must hold for them. */
     unsigned int size;          /* Size of 'actions', in bytes. */
     struct nlattr actions[];    /* Datapath actions, as Netlink attributes. */
 };

@@ -71,6 +71,8 @@ enum pmd_counter {
     PMD_DROP_TUNNEL,            /* Dropped: output to a tunnel port of a
                                  * type this datapath lacks. */
     PMD_DROP_METER,             /* Dropped by a meter band. */
+    PMD_DROP_ACTION_SHORT,      /* Dropped: shorter than a header its
+                                 * actions write (dp-actions-guard.h). */
 
     /* Tunnel vports (vport-tunnel.c). */
     PMD_TNL_RX_DECAP,           /* Packets decapsulated. */
