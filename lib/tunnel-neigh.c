@@ -361,6 +361,10 @@ pending_add(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
     slot->ip = ip;
     slot->sent = now ? now : 1;
     slot->answers = 0;
+    /* A slot that held a request whose answers were candidates (or this
+     * next hop's previous request) must not make this one's answers
+     * candidates: its first answer decides. */
+    slot->reverify = false;
     ovs_mutex_unlock(&tn->mutex);
 }
 
