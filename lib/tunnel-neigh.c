@@ -250,6 +250,28 @@ refresh_addrs(struct datapath *dp, bool force)
     ovsrcu_postpone(free, old);
 }
 
+/* Main thread, tests only (tests/fuzz/fuzz-tunnel-neigh.c): publishes, as
+ * refresh_addrs() does, an address table for the forwarding threads, in
+ * which port 'port_nos[i]' holds 'addrs[i]', for i < 'n', instead of the
+ * one read from the datapath's ports, which a test without netdevs that
+ * hold addresses cannot build.  The next tunnel_neigh_run() replaces it. */
+void
+tunnel_neigh_set_addrs(struct tunnel_neigh *tn, const odp_port_t port_nos[],
+                       const ovs_be32 addrs[], size_t n)
+{
+    struct port_addrs *old, *new;
+
+    new = xzalloc(sizeof *new + n * sizeof new->e[0]);
+    new->n = n;
+    for (size_t i = 0; i < n; i++) {
+        new->e[i].port_no = port_nos[i];
+        new->e[i].addr = addrs[i];
+    }
+    old = ovsrcu_get_protected(struct port_addrs *, &tn->addrs);
+    ovsrcu_set(&tn->addrs, new);
+    ovsrcu_postpone(free, old);
+}
+
 /* Main thread: stops counting the learned entries nobody used for the
  * aging time. */
 static void
@@ -339,6 +361,10 @@ pending_add(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
     slot->ip = ip;
     slot->sent = now ? now : 1;
     slot->answers = 0;
+    /* A slot that held a request whose answers were candidates (or this
+     * next hop's previous request) must not make this one's answers
+     * candidates: its first answer decides. */
+    slot->reverify = false;
     ovs_mutex_unlock(&tn->mutex);
 }
 
@@ -449,23 +475,38 @@ tunnel_neigh_request(struct pmd_thread *t, struct dp_port *local_port,
     struct dp_packet_batch batch;
     struct dp_packet *packet;
 
-    if (!request_allowed(t, next_hop)) {
+    if (!tunnel_neigh_request_admit(t, local_port->port_no, next_hop)) {
         return;
+    }
+    packet = dp_packet_new(ETH_HEADER_LEN + ARP_ETH_HEADER_LEN);
+    compose_arp(packet, ARP_OP_REQUEST, local_mac, eth_addr_zero, true,
+                src, next_hop);
+    pkt_metadata_init(&packet->md, local_port->port_no);
+    dp_packet_batch_init_packet(&batch, packet);
+    dp_input_inject(t, &batch);
+}
+
+/* The decision of tunnel_neigh_request(), without the packet: returns
+ * true, having counted the request and remembered it as awaiting its
+ * answers, if 't' may send a request for 'next_hop' out of 'port_no' now;
+ * false (counted if over the budget) if not.  Also called by
+ * tests/fuzz/fuzz-tunnel-neigh.c, which cannot inject packets. */
+bool
+tunnel_neigh_request_admit(struct pmd_thread *t, odp_port_t port_no,
+                           ovs_be32 next_hop)
+{
+    if (!request_allowed(t, next_hop)) {
+        return false;
     }
     if (!bucket_take(&t->dp->tunnel_neigh->budgets[t->index].request,
                      TUNNEL_NEIGH_REQUEST_RATE, TUNNEL_NEIGH_REQUEST_BURST,
                      t->now)) {
         pmd_counter_add(t, PMD_TNL_ARP_REQUESTS_OVER_RATE, 1);
-        return;
+        return false;
     }
-    pending_add(t->dp->tunnel_neigh, local_port->port_no, next_hop, t->now);
-    packet = dp_packet_new(ETH_HEADER_LEN + ARP_ETH_HEADER_LEN);
-    compose_arp(packet, ARP_OP_REQUEST, local_mac, eth_addr_zero, true,
-                src, next_hop);
-    pkt_metadata_init(&packet->md, local_port->port_no);
+    pending_add(t->dp->tunnel_neigh, port_no, next_hop, t->now);
     pmd_counter_add(t, PMD_TNL_TX_ARP_REQUESTS, 1);
-    dp_packet_batch_init_packet(&batch, packet);
-    dp_input_inject(t, &batch);
+    return true;
 }
 
 /* Returns true if 'addrs' lists 'ip' for 'port_no' or, if 'ip' is 0, any

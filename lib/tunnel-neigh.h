@@ -153,5 +153,13 @@ void tunnel_neigh_snoop(struct pmd_thread *, const struct dp_port *,
                         const struct dp_packet_batch *);
 int tunnel_neigh_lookup(struct pmd_thread *, const char dev[IFNAMSIZ],
                         ovs_be32 ip, struct eth_addr *mac);
+bool tunnel_neigh_request_admit(struct pmd_thread *, odp_port_t port_no,
+                                ovs_be32 next_hop);
+
+/* Tests only (tests/fuzz/fuzz-tunnel-neigh.c), main thread: publishes
+ * the address table the forwarding threads read, as if 'port_nos[i]' held
+ * 'addrs[i]'. */
+void tunnel_neigh_set_addrs(struct tunnel_neigh *, const odp_port_t port_nos[],
+                            const ovs_be32 addrs[], size_t n);
 
 #endif /* tunnel-neigh.h */

@@ -17,7 +17,8 @@ FUZZ_TARGETS = \
 	tests/fuzz/fuzz-ct-action \
 	tests/fuzz/fuzz-afpacket-rx \
 	tests/fuzz/fuzz-afpacket-vnet \
-	tests/fuzz/fuzz-tunnel-rx
+	tests/fuzz/fuzz-tunnel-rx \
+	tests/fuzz/fuzz-tunnel-neigh
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 
 FUZZ_COMMON = tests/fuzz/fuzz-common.c tests/fuzz/fuzz-common.h
@@ -76,6 +77,12 @@ tests_fuzz_fuzz_tunnel_rx_SOURCES = \
 tests_fuzz_fuzz_tunnel_rx_LDADD = $(FUZZ_LDADD)
 tests_fuzz_fuzz_tunnel_rx_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_tunnel_rx_DEPENDENCIES = $(FUZZ_DEPS)
+
+tests_fuzz_fuzz_tunnel_neigh_SOURCES = \
+	tests/fuzz/fuzz-tunnel-neigh.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_tunnel_neigh_LDADD = $(FUZZ_LDADD)
+tests_fuzz_fuzz_tunnel_neigh_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_tunnel_neigh_DEPENDENCIES = $(FUZZ_DEPS)
 
 EXTRA_DIST += \
 	tests/fuzz/make-corpus.py \

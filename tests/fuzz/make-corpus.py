@@ -13,7 +13,7 @@ import os
 import struct
 import sys
 
-from scapy.all import (Ether, Dot1Q, GRE, IP, IPv6, IPv6ExtHdrHopByHop,
+from scapy.all import (ARP, Ether, Dot1Q, GRE, IP, IPv6, IPv6ExtHdrHopByHop,
                        TCP, UDP, ICMP, raw, fragment, fragment6,
                        IPv6ExtHdrFragment)
 from scapy.contrib.geneve import GENEVE
@@ -457,6 +457,148 @@ def seeds_tunnel_rx(top):
                    for i, f in enumerate(frags(big_vxlan))))
 
 
+def seeds_tunnel_neigh(top):
+    t = "tunnel-neigh"
+    # fuzz-tunnel-neigh.c: ports br-under (192.0.2.2, 192.0.2.3), br-under2
+    # (198.51.100.2), br-int and eth0 (no address at first); threads 0, 1.
+    # The control byte: operation in bits 0-2, port in 3-4, thread in 5.
+    def ctl(op, port=0, thread=0, extra=0):
+        return op | port << 3 | thread << 5 | extra
+
+    def ip4(a):
+        return bytes(int(x) for x in a.split("."))
+
+    def arp(op, hwsrc, psrc, pdst, hwdst="02:00:00:00:00:02", **kw):
+        return Ether(src=hwsrc, dst=hwdst) / ARP(
+            op=op, hwsrc=hwsrc, psrc=psrc, pdst=pdst, **kw)
+
+    def reply(hwsrc, psrc, pdst="192.0.2.2", **kw):
+        return arp(2, hwsrc, psrc, pdst, **kw)
+
+    def frame(f, port=0, thread=0, extra=0):
+        return record(ctl(0, port, thread, extra), raw(f))
+
+    def ask(*hops, port=0, thread=0):
+        return record(ctl(2, port, thread), b"".join(ip4(h) for h in hops))
+
+    def look(*hops, port=0, thread=0):
+        return record(ctl(4, port, thread), b"".join(ip4(h) for h in hops))
+
+    def wait(ms):
+        if ms % 100 == 0 and ms > 0xffff:
+            return record(ctl(3, extra=8), struct.pack("!H", ms // 100))
+        return record(ctl(3), struct.pack("!H", ms))
+
+    def addrs(mask):
+        return record(5 | mask << 3, b"")
+
+    def flood(base, count, mac, port=0, thread=0):
+        return record(ctl(6, port, thread), ip4(base) +
+                      struct.pack("!H", count) + bytes.fromhex(mac))
+
+    A, B, D = "02:00:00:00:0a:01", "02:00:00:00:0b:01", "02:00:00:00:0d:01"
+    write(top, t, "learn",
+          ask("192.0.2.1") + frame(reply(A, "192.0.2.1")) +
+          look("192.0.2.1") + look("192.0.2.1", thread=1))
+    # A Linux host answers from its underlay device, then from its bridge's
+    # local port: the last answer wins.
+    write(top, t, "two-answers",
+          ask("192.0.2.1") + frame(reply(D, "192.0.2.1")) +
+          frame(reply(B, "192.0.2.1", pdst="192.0.2.3")) +
+          look("192.0.2.1"))
+    write(top, t, "reverify-confirm",
+          ask("192.0.2.1") + frame(reply(A, "192.0.2.1")) +
+          wait(31000) + look("192.0.2.1") + ask("192.0.2.1") +
+          frame(reply(B, "192.0.2.1")) + frame(reply(A, "192.0.2.1")) +
+          look("192.0.2.1"))
+    write(top, t, "reverify-moved",
+          ask("192.0.2.1") + frame(reply(A, "192.0.2.1")) +
+          wait(31000) + look("192.0.2.1") + ask("192.0.2.1") +
+          frame(reply(B, "192.0.2.1")) + wait(3100) + look("192.0.2.1") +
+          look("192.0.2.1", thread=1))
+    write(top, t, "gratuitous",
+          ask("192.0.2.1") + frame(reply(A, "192.0.2.1")) +
+          frame(arp(1, B, "192.0.2.1", "192.0.2.1",
+                    hwdst="ff:ff:ff:ff:ff:ff")) +
+          frame(arp(2, B, "192.0.2.1", "192.0.2.1")) +
+          frame(arp(1, A, "192.0.2.7", "192.0.2.7")) +
+          look("192.0.2.1"))
+    # Once the request is over, nobody moves the next hop.
+    write(top, t, "spoofed",
+          ask("192.0.2.1") + frame(reply(A, "192.0.2.1")) + wait(3000) +
+          frame(reply(B, "192.0.2.1")) +
+          frame(reply(B, "192.0.2.9")) +
+          frame(reply(B, "192.0.2.1", pdst="192.0.2.77")) +
+          frame(reply(B, "192.0.2.1"), port=2) +
+          frame(reply(B, "192.0.2.1"), port=3) +
+          frame(reply(B, "192.0.2.1"), extra=0x40) +
+          frame(reply(B, "192.0.2.1"), thread=1) +
+          frame(arp(1, B, "192.0.2.1", "192.0.2.2")) +
+          look("192.0.2.1") + look("192.0.2.9"))
+    arp_ok = raw(reply(B, "192.0.2.1"))
+    write(top, t, "malformed",
+          ask("192.0.2.1") +
+          record(0, arp_ok[:20]) + record(0, arp_ok[:41]) +
+          record(0, arp_ok[:13]) +
+          frame(reply(B, "192.0.2.1", hwtype=6)) +
+          frame(reply(B, "192.0.2.1", ptype=0x86dd)) +
+          frame(reply(B, "192.0.2.1", hwlen=8)) +
+          frame(reply(B, "192.0.2.1", plen=16)) +
+          frame(arp(3, B, "192.0.2.1", "192.0.2.2")) +
+          frame(reply("00:00:00:00:00:00", "192.0.2.1")) +
+          frame(reply("01:00:5e:00:00:01", "192.0.2.1")) +
+          frame(reply(B, "255.255.255.255")) +
+          frame(reply(B, "0.0.0.0")) +
+          frame(reply(B, "224.0.0.1")) +
+          frame(reply(B, "192.0.2.3")) +
+          frame(Ether(src=B, dst="02:00:00:00:00:02") / Dot1Q(vlan=5) /
+                ARP(op=2, hwsrc=B, psrc="192.0.2.1", pdst="192.0.2.2")) +
+          frame(Ether(src=B, dst="02:00:00:00:00:02") /
+                IP(src="192.0.2.1", dst="192.0.2.2") / UDP()) +
+          record(0, arp_ok + b"\0" * 18))
+    batch = b"".join(struct.pack("!H", len(f)) + f for f in [
+        raw(reply(A, "192.0.2.1")), raw(reply(B, "192.0.2.1")),
+        raw(arp(1, A, "192.0.2.5", "192.0.2.5")), arp_ok[:30],
+        raw(reply(A, "192.0.2.6")), raw(reply(A, "192.0.2.8",
+                                             pdst="192.0.2.3"))])
+    write(top, t, "batch",
+          ask("192.0.2.1", "192.0.2.8") + record(ctl(1), batch) +
+          look("192.0.2.1", "192.0.2.8") + record(ctl(1, thread=1), batch))
+    write(top, t, "flood-full",
+          flood("10.1.0.0", 1000, "020000100000") +
+          flood("10.1.3.232", 100, "020000200000", thread=1) +
+          look("10.1.0.5", "10.1.3.240"))
+    write(top, t, "flood-rate",
+          flood("10.2.0.0", 1200, "020000300000") + wait(500) +
+          flood("10.2.8.0", 600, "020000400000") +
+          flood("10.3.0.0", 10, "020000500000", port=1))
+    write(top, t, "addresses",
+          addrs(0x8) + ask("203.0.113.1", port=2) +
+          frame(reply(A, "203.0.113.1", pdst="203.0.113.9"), port=2) +
+          look("203.0.113.1", port=2) + addrs(0x10) +
+          ask("203.0.113.1", port=3) +
+          frame(reply(A, "203.0.113.1", pdst="203.0.113.10"), port=3) +
+          addrs(0x7) + ask("198.51.100.1", port=1) +
+          frame(reply(A, "198.51.100.1", pdst="198.51.100.2"), port=1) +
+          addrs(0x0) + frame(reply(A, "198.51.100.1",
+                                   pdst="198.51.100.2"), port=1) +
+          look("198.51.100.1", port=1))
+    write(top, t, "pending-expired",
+          ask("192.0.2.1") + wait(3000) + frame(reply(A, "192.0.2.1")) +
+          ask("192.0.2.1") + ask("192.0.2.1", thread=1) +
+          frame(reply(A, "192.0.2.1")))
+    write(top, t, "max-answers",
+          ask("192.0.2.1") + b"".join(
+              frame(reply("02:00:00:00:0c:%02x" % i, "192.0.2.1"))
+              for i in range(6)) + look("192.0.2.1"))
+    # Frames longer than 64 KiB, through the last operation.
+    write(top, t, "huge-reply",
+          ask("192.0.2.1") + bytes([ctl(7)]) + arp_ok + b"\0" * 70000)
+    write(top, t, "huge-other",
+          bytes([ctl(7, thread=1)]) + raw(Ether() / IP() / UDP()) +
+          b"x" * 66000)
+
+
 def main():
     top = sys.argv[1] if len(sys.argv) > 1 else "tests/fuzz/corpus"
     seeds_ipip(top)
@@ -468,6 +610,7 @@ def main():
     seeds_afpacket_vnet(top)
     seeds_afpacket_rx(top)
     seeds_tunnel_rx(top)
+    seeds_tunnel_neigh(top)
 
 
 if __name__ == "__main__":
