@@ -110,6 +110,15 @@ static struct ovsp_datapath *dp_from_request(struct genl_info *info)
 	return ovsp_dp_lookup(net, hdr->dp_ifindex);
 }
 
+/* Checks USER_FEATURES before anything is created. */
+static int dp_check_features(struct nlattr **a)
+{
+	if (a[OVS_DP_ATTR_USER_FEATURES]
+	    && nla_get_u32(a[OVS_DP_ATTR_USER_FEATURES]) & ~OVSP_DP_FEATURES)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
 /* Applies USER_FEATURES, MASKS_CACHE_SIZE and PER_CPU_PIDS (ovsp_lock). */
 static int dp_change(struct ovsp_datapath *dp, struct nlattr **a)
 {
@@ -147,6 +156,9 @@ static int dp_cmd_new(struct sk_buff *skb, struct genl_info *info)
 
 	if (!a[OVS_DP_ATTR_NAME] || !a[OVS_DP_ATTR_UPCALL_PID])
 		return -EINVAL;
+	err = dp_check_features(a);
+	if (err)
+		return err;
 	ovsp_lock();
 	dp = ovsp_dp_create(genl_info_net(info),
 			    nla_data(a[OVS_DP_ATTR_NAME]),

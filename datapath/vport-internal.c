@@ -152,6 +152,11 @@ static void internal_destroy(struct ovsp_vport *vport)
 	rtnl_lock();
 	dev_set_promiscuity(vport->dev, -1);
 	unregister_netdevice(vport->dev);
+	/* The vport left its datapath's port hash before, and
+	 * unregister_netdevice() waited for RCU readers: nobody can reach
+	 * the device through us, and rtnl_unlock() waits for this. */
+	netdev_put(vport->dev, &vport->dev_tracker);
+	vport->dev_released = true;
 	rtnl_unlock();
 }
 

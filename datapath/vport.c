@@ -54,7 +54,8 @@ static void vport_free_rcu(struct rcu_head *rcu)
 {
 	struct ovsp_vport *vport = container_of(rcu, struct ovsp_vport, rcu);
 
-	netdev_put(vport->dev, &vport->dev_tracker);
+	if (!vport->dev_released)
+		netdev_put(vport->dev, &vport->dev_tracker);
 	kfree(rcu_dereference_raw(vport->pids));
 	kfree(vport);
 }

@@ -41,8 +41,10 @@ struct ovsp_vport_ops {
 	u32 type;			/* OVS_VPORT_TYPE_*. */
 	/* Creates the vport's device side; fills vport->dev. */
 	int (*create)(struct ovsp_vport *vport, const char *name);
-	/* Undoes create() but for the device reference (ovsp_lock, not
-	 * rtnl). */
+	/* Undoes create() (ovsp_lock, not rtnl).  The device reference
+	 * is dropped after RCU unless destroy() did it (an unregistered
+	 * device waits for it, so internal devices drop it themselves once
+	 * unregister_netdevice() has waited for RCU readers). */
 	void (*destroy)(struct ovsp_vport *vport);
 	/* Transmits 'skb' (consumed) on vport->dev. */
 	void (*send)(struct ovsp_vport *vport, struct sk_buff *skb);
@@ -53,6 +55,7 @@ struct ovsp_vport {
 	netdevice_tracker dev_tracker;	/* For that reference. */
 	struct ovsp_datapath *dp;	/* Its datapath. */
 	u16 port_no;			/* Its port number. */
+	bool dev_released;		/* destroy() dropped 'dev' already. */
 	bool detached;			/* Device unregistering: detached by
 					 * the notifier, awaiting deletion. */
 	const struct ovsp_vport_ops *ops;	/* Its kind. */
