@@ -43,7 +43,7 @@ dp_ifindex(const char *dp_name)
 bool
 kdp_flow_stats_has_datapath(const char *dp_name)
 {
-    int family;
+    int family = 0;    /* nl_lookup_genl_family() looks up only 0. */
 
     return (dp_ifindex(dp_name)
             && !nl_lookup_genl_family(OVSP_PCPU_FAMILY, &family));
@@ -160,7 +160,7 @@ kdp_flow_stats_format(const char *dp_name, const ovs_u128 *ufid,
     int ifindex = dp_ifindex(dp_name);
     struct ofpbuf *reply;
     const char *msg;
-    int family;
+    int family = 0;    /* nl_lookup_genl_family() looks up only 0. */
     int error;
 
     if (nl_lookup_genl_family(OVSP_PCPU_FAMILY, &family)) {
