@@ -81,6 +81,7 @@ static int execute_run(struct genl_info *info, struct sk_buff *skb,
 		return -ENODEV;
 	}
 	ovsp_skb_cb(skb)->input_vport = vport;
+	skb->dev = vport->dev;
 	ovsp_skb_cb(skb)->acts_origlen = acts->orig_len;
 	skb->priority = key->meta.priority;
 	skb->mark = key->meta.skb_mark;

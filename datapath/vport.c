@@ -87,9 +87,14 @@ void ovsp_vport_receive(struct ovsp_vport *vport, struct sk_buff *skb,
 
 	*ovsp_skb_cb(skb) = (struct ovsp_skb_cb) { .input_vport = vport };
 	if (unlikely(!net_eq(dev_net(skb->dev), ovsp_dp_net(vport->dp)))) {
-		/* A device in another namespace (a tunnel's underlay, say):
-		 * drop what belongs to that namespace. */
+		/* A device in another namespace: drop what belongs to that
+		 * namespace (the dst, and with it any tunnel metadata) but
+		 * the mark. */
+		u32 mark = skb->mark;
+
 		skb_scrub_packet(skb, true);
+		skb->mark = mark;
+		tun = NULL;
 	}
 	err = ovsp_flow_key_extract(tun, skb, vport->port_no, &key);
 	if (unlikely(err)) {
