@@ -16,7 +16,9 @@ DATAPATH_SOURCES = \
 	datapath/dp-notify.c \
 	datapath/flow-actions.h \
 	datapath/flow-family.c \
+	datapath/flow-key.c \
 	datapath/flow-key.h \
+	datapath/flow-netlink.c \
 	datapath/flow-netlink.h \
 	datapath/flow-stats.c \
 	datapath/flow-stats.h \
