@@ -6,17 +6,21 @@
 # failure.
 DATAPATH_SOURCES = \
 	datapath/Kbuild \
+	datapath/actions-format.h \
+	datapath/actions.c \
 	datapath/actions.h \
-	datapath/contract-stubs.c \
 	datapath/datapath.c \
 	datapath/datapath.h \
 	datapath/dp-core.h \
 	datapath/dp-family.c \
 	datapath/dp-module.c \
 	datapath/dp-notify.c \
+	datapath/flow-actions.c \
 	datapath/flow-actions.h \
 	datapath/flow-family.c \
+	datapath/flow-key.c \
 	datapath/flow-key.h \
+	datapath/flow-netlink.c \
 	datapath/flow-netlink.h \
 	datapath/flow-stats.c \
 	datapath/flow-stats.h \
