@@ -36,8 +36,11 @@ TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
 	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \
-	tests/iperf3-intervals.py tests/qemu/ipip-guest.sh \
-	tests/qemu/ipip-guest-init.sh
+	tests/iperf3-intervals.py tests/qemu/guest-common.sh \
+	tests/qemu/ipip-guest.sh tests/qemu/ipip-guest-init.sh \
+	tests/qemu/kernel-guest.sh tests/qemu/kernel-guest-init.sh \
+	tests/qemu/kernel-guest-pid1.pl tests/qemu/kernel-guest-run.sh \
+	tests/qemu/modprobe-standin.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
