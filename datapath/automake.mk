@@ -6,13 +6,37 @@
 # failure.
 DATAPATH_SOURCES = \
 	datapath/Kbuild \
+	datapath/actions-format.h \
+	datapath/actions.c \
 	datapath/actions.h \
+	datapath/datapath.c \
 	datapath/datapath.h \
+	datapath/dp-core.h \
+	datapath/dp-family.c \
 	datapath/dp-module.c \
+	datapath/dp-notify.c \
+	datapath/flow-actions.c \
 	datapath/flow-actions.h \
+	datapath/flow-family.c \
+	datapath/flow-key.c \
 	datapath/flow-key.h \
+	datapath/flow-netlink.c \
 	datapath/flow-netlink.h \
-	datapath/skb-cb.h
+	datapath/flow-stats.c \
+	datapath/flow-stats.h \
+	datapath/flow-table.c \
+	datapath/flow-table.h \
+	datapath/misc-families.c \
+	datapath/ovsp-genl.h \
+	datapath/packet-family.c \
+	datapath/percpu-family.c \
+	datapath/skb-cb.h \
+	datapath/upcall.c \
+	datapath/vport-family.c \
+	datapath/vport-internal.c \
+	datapath/vport-netdev.c \
+	datapath/vport.c \
+	datapath/vport.h
 EXTRA_DIST += $(DATAPATH_SOURCES)
 
 if LINUX_ENABLED

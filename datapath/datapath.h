@@ -32,7 +32,13 @@ struct ovsp_upcall_info {
 	u8 cmd;				/* OVS_PACKET_CMD_*. */
 	u16 mru;			/* OVS_PACKET_ATTR_MRU if non-zero. */
 	u32 portid;			/* Netlink socket, or 0 to choose by
-					 * the datapath's dispatch mode. */
+					 * the datapath's dispatch mode.  An
+					 * action upcall passes the userspace
+					 * action's OVS_USERSPACE_ATTR_PID;
+					 * in per-CPU dispatch mode the
+					 * datapath uses this CPU's PID
+					 * instead (OVS 3.1 puts a placeholder
+					 * there), as the kernel does. */
 	const struct nlattr *userdata;	/* OVS_PACKET_ATTR_USERDATA. */
 	const struct nlattr *actions;	/* OVS_PACKET_ATTR_ACTIONS. */
 	int actions_len;

@@ -33,6 +33,11 @@ struct nlattr;
  * (ofproto-dpif's max_mpls_depth probe). */
 #define OVSP_MPLS_LABEL_DEPTH 3
 
+/* key.meta.in_port of a key from userspace without OVS_KEY_ATTR_IN_PORT
+ * (EXECUTE of a packet from no port; a flow matching any port): one past
+ * the largest port number, as the kernel datapath's DP_MAX_PORTS. */
+#define OVSP_IN_PORT_NONE 0xffff
+
 /* key.meta.mac_proto values. */
 enum ovsp_mac_proto {
 	OVSP_MAC_PROTO_NONE = 0,	/* Layer-3 packet: no Ethernet header. */

@@ -45,6 +45,25 @@ int ovsp_flow_mask_to_nlattrs(const struct ovsp_flow_key *key,
 int ovsp_tunnel_info_to_nlattrs(struct sk_buff *skb, int attrtype,
 				const struct ip_tunnel_info *tun);
 
+/* Parses the metadata in OVS_PACKET_ATTR_KEY 'attr' into 'key', which the
+ * caller zeroed: in_port (OVSP_IN_PORT_NONE if absent), priority,
+ * skb_mark, recirc_id, dp_hash, tunnel, and the mac_proto that the
+ * presence of OVS_KEY_ATTR_ETHERNET implies, with eth.type from
+ * OVS_KEY_ATTR_ETHERTYPE for a layer-3 packet.  The other attributes are
+ * checked for type and length only.  For ovsp_flow_key_extract_userspace().
+ * Returns 0 or a negative errno. */
+int ovsp_flow_metadata_from_nlattrs(const struct nlattr *attr,
+				    struct ovsp_flow_key *key, bool log);
+
+/* Parses the OVS_TUNNEL_KEY_ATTR_* attributes nested in 'attr' (the
+ * argument of a set(tunnel(...)) action) into key->tun_key, tun_opts,
+ * tun_opts_len and meta.tun_proto, with the checks of a flow key's tunnel;
+ * '*bridge' tells whether OVS_TUNNEL_KEY_ATTR_IPV4_INFO_BRIDGE was given.
+ * For flow-actions.c.  Returns 0 or a negative errno. */
+int ovsp_tunnel_key_from_nlattr(const struct nlattr *attr,
+				struct ovsp_flow_key *key, bool *bridge,
+				bool log);
+
 /* An upper bound on the bytes ovsp_flow_key_to_nlattrs() or
  * ovsp_flow_mask_to_nlattrs() can write, for sizing replies. */
 size_t ovsp_flow_key_attr_size(void);
