@@ -31,7 +31,8 @@ TESTSUITE_AT = \
 	tests/percpu-afpacket.at \
 	tests/percpu-fuzz.at \
 	tests/percpu-flow-limit.at \
-	tests/percpu-faults.at
+	tests/percpu-faults.at \
+	tests/percpu-kernel.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
@@ -40,7 +41,9 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/qemu/ipip-guest.sh tests/qemu/ipip-guest-init.sh \
 	tests/qemu/kernel-guest.sh tests/qemu/kernel-guest-init.sh \
 	tests/qemu/kernel-guest-pid1.pl tests/qemu/kernel-guest-run.sh \
-	tests/qemu/modprobe-standin.sh
+	tests/qemu/modprobe-standin.sh tests/qemu/kernel-check.sh \
+	tests/upstream/run-kmod.sh tests/upstream/kmod-minimal.txt \
+	tests/upstream/kmod-must-pass.txt
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
@@ -69,7 +72,57 @@ check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 
 clean-local:
 	test ! -f '$(TESTSUITE)' || $(SHELL) '$(TESTSUITE)' -C tests --clean
-	rm -rf fuzz-work sanitizer-logs
+	rm -rf fuzz-work sanitizer-logs tests/kernel-results tests/upstream/kmod-results
+
+# The kernel datapath's tests run in the qemu/TCG guest of
+# tests/qemu/kernel-guest.sh (Documentation/testing.md, "The kernel
+# guest").  Each target takes the guest lock itself, one guest at a time:
+# do not wrap make in flock.  Where qemu, the kernel or its headers (so our
+# module) are missing, the guest script exits 77 and the target says why
+# and succeeds.
+KERNEL_GUEST_LOCK = /tmp/ovs-percpu-guest.lock
+# Which of our tests check-kernel runs (autotest's selection): keyword
+# 'kernel', less the host's system tests whose titles say "kernel".
+KERNEL_TESTS = -k 'kernel,!system'
+KERNEL_RESULTS = $(abs_builddir)/tests/kernel-results
+KMOD_RESULTS = $(abs_builddir)/tests/upstream/kmod-results
+
+# Exits 0 with a note for status 77 (skipped), else with the status.
+kernel_guest_status = case $$status in \
+	  77) echo "$@: skipped (the reason is above)"; exit 0 ;; \
+	  *) exit $$status ;; esac
+
+# Our kernel tests (tests/percpu-kernel.at), all in one guest boot; the
+# results land in tests/kernel-results/.
+check-kernel: tests/atconfig tests/atlocal $(TESTSUITE) all
+	rm -rf $(KERNEL_RESULTS) && mkdir -p $(KERNEL_RESULTS)
+	status=0; flock $(KERNEL_GUEST_LOCK) \
+	  $(srcdir)/tests/qemu/kernel-guest.sh -t 3600 -w $(KERNEL_RESULTS) \
+	    -l $(KERNEL_RESULTS)/console.log -- \
+	    $(SHELL) $(abs_srcdir)/tests/qemu/kernel-check.sh \
+	      $(abs_builddir) $(KERNEL_RESULTS) \
+	      AUTOTEST_PATH='/run/ovs-percpu-guest/bin:$(AUTOTEST_PATH)' \
+	      $(KERNEL_TESTS) $(TESTSUITEFLAGS) || status=$$?; \
+	$(kernel_guest_status)
+
+# OVS's kernel-datapath tests that must pass against our module
+# (tests/upstream/kmod-must-pass.txt): what CI runs.
+check-kmod-must-pass: all
+	status=0; flock $(KERNEL_GUEST_LOCK) \
+	  $(srcdir)/tests/upstream/run-kmod.sh -o $(KMOD_RESULTS) \
+	    -c $(srcdir)/tests/upstream/kmod-must-pass.txt || status=$$?; \
+	$(kernel_guest_status)
+
+# All of OVS's kernel-datapath tests against our module, recorded in
+# tests/upstream/kmod-results/times.txt: hours under TCG, never in CI.
+# KMOD_DATAPATH=stock runs them against Debian's openvswitch.ko.
+KMOD_DATAPATH = percpu
+check-kmod-upstream: all
+	status=0; flock $(KERNEL_GUEST_LOCK) \
+	  $(srcdir)/tests/upstream/run-kmod.sh -t 36000 -d $(KMOD_DATAPATH) \
+	    -o $(KMOD_RESULTS) all || status=$$?; \
+	$(kernel_guest_status)
+.PHONY: check-kernel check-kmod-must-pass check-kmod-upstream
 
 # Unit-test programs: each drives one module of lib/ directly with crafted
 # packets, and is run by the .at file of that module.  AUTOTEST_PATH

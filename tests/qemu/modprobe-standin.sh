@@ -36,10 +36,14 @@
 # are those of the command line, else /run/ovs-percpu-guest/module-params.
 # Each call is logged in /run/ovs-percpu-guest/modprobe.log.
 
+# Shell builtins only up to the decision: the kernel runs this for every
+# missing family or link type it looks up, and under TCG each fork costs.
 conf=/run/ovs-percpu-guest
 real=/sbin/modprobe
-datapath=$(cat $conf/datapath 2>/dev/null) || datapath=percpu
-module=$(cat $conf/module 2>/dev/null)
+datapath=percpu
+module=
+read -r datapath 2>/dev/null < $conf/datapath
+read -r module 2>/dev/null < $conf/module
 echo "$datapath: modprobe $*" >> $conf/modprobe.log 2>/dev/null
 
 # The options that matter here; the others are passed on to the real
@@ -65,9 +69,10 @@ say() {
 }
 
 # Module names treat '-' and '_' alike.
-case $(echo "$name" | tr - _) in
-    openvswitch|net_pf_16_proto_16_family_ovs_*) class=ovs ;;
-    vport_*) class=vport ;;
+case $name in
+    openvswitch|net[-_]pf[-_]16[-_]proto[-_]16[-_]family[-_]ovs[-_]*)
+        class=ovs ;;
+    vport[-_]*) class=vport ;;
     *) class=other ;;
 esac
 
@@ -125,5 +130,5 @@ for arg in "$@"; do
         seen=yes
     fi
 done
-[ -n "$params" ] || params=$(cat $conf/module-params 2>/dev/null)
+[ -n "$params" ] || read -r params 2>/dev/null < $conf/module-params
 exec /sbin/insmod "$module" $params
