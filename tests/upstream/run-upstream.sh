@@ -107,22 +107,30 @@ run_tests() {
             >> "$workdir/run.out" 2>&1 < /dev/null || true
         end=$(date +%s.%N)
         status=$(test_status "$num")
-        if [ "$status" = fail ] && [ -d "$workdir/testsuite.dir/$num" ]; then
+        # The suite's directory holds only this test's (named with zeros
+        # in front of its number).
+        if [ "$status" = fail ]; then
             mkdir -p "$workdir/failed"
-            cp -r "$workdir/testsuite.dir/$num" "$workdir/failed/"
+            copy_logs "$workdir"/testsuite.dir/[0-9]* "$workdir/failed/"
         fi
         echo "$num $status $(echo "$start $end" | awk '{printf "%.0f", $2 - $1}') $title" \
             | tee -a "$times"
     done < "$workdir/timed.list"
 }
 
+# Copies the directories "$@" (the last is the destination) without the
+# daemons' unix sockets, which cp cannot make.
+copy_logs() {
+    cp -r "$@" 2>/dev/null || true
+}
+
 # Copies the logs of the failed tests of the last run to $faildir.
 keep_failed_logs() {
     mkdir -p "$faildir"
     if [ -n "$times" ]; then
-        [ ! -d "$workdir/failed" ] || cp -r "$workdir/failed/." "$faildir/"
+        [ ! -d "$workdir/failed" ] || copy_logs "$workdir/failed/." "$faildir/"
     else
-        cp -r "$workdir/testsuite.dir" "$faildir/"
+        copy_logs "$workdir/testsuite.dir" "$faildir/"
     fi
     echo "run-upstream: logs kept in $faildir"
 }
