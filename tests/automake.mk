@@ -37,7 +37,8 @@ TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
 	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \
-	tests/iperf3-intervals.py tests/qemu/guest-common.sh \
+	tests/iperf3-intervals.py tests/kernel-netlink-fuzz.py \
+	tests/qemu/guest-common.sh \
 	tests/qemu/ipip-guest.sh tests/qemu/ipip-guest-init.sh \
 	tests/qemu/kernel-guest.sh tests/qemu/kernel-guest-init.sh \
 	tests/qemu/kernel-guest-pid1.pl tests/qemu/kernel-guest-run.sh \
@@ -130,7 +131,24 @@ check-kmod-upstream: all
 	  $(srcdir)/tests/upstream/run-kmod.sh -t 36000 -d $(KMOD_DATAPATH) \
 	    -o $(KMOD_RESULTS) all || status=$$?; \
 	$(kernel_guest_status)
-.PHONY: check-kernel check-kmod-must-pass check-kmod-ci check-kmod-upstream
+
+# The fuzzer of the module's netlink parsers (tests/kernel-netlink-fuzz.py)
+# for KERNEL_FUZZ_SECONDS in the guest: it fails on a request the module
+# leaves unanswered, a datapath that stops answering, or a kernel WARNING,
+# BUG or Oops.  KERNEL_FUZZ_ARGS='--seed N' repeats a run.
+KERNEL_FUZZ_SECONDS = 120
+KERNEL_FUZZ_ARGS =
+check-kernel-fuzz: all
+	status=0; flock $(KERNEL_GUEST_LOCK) \
+	  $(srcdir)/tests/qemu/kernel-guest.sh \
+	    -t `expr $(KERNEL_FUZZ_SECONDS) + 600` -- /bin/sh -c \
+	    'modprobe openvswitch && exec /usr/bin/python3 \
+	     $(abs_srcdir)/tests/kernel-netlink-fuzz.py \
+	     --seconds $(KERNEL_FUZZ_SECONDS) $(KERNEL_FUZZ_ARGS)' \
+	  || status=$$?; \
+	$(kernel_guest_status)
+.PHONY: check-kernel check-kmod-must-pass check-kmod-ci check-kmod-upstream \
+	check-kernel-fuzz
 
 # Unit-test programs: each drives one module of lib/ directly with crafted
 # packets, and is run by the .at file of that module.  AUTOTEST_PATH
