@@ -89,7 +89,7 @@ list_tests() {
         | sed -n 's/^ *\([0-9][0-9]*\): [^ ]*  *\(.*[^ ]\) *$/\1 \2/p'
 }
 
-# Runs the tests "$@" selects; their results land in $workdir/testsuite.dir
+# Runs the tests "$@" selects; their results land in $workdir/$suite.dir
 # and in the log $workdir/run.out.  With -T, one testsuite run per test,
 # timed, each failed test's directory saved in $workdir/failed.
 run_tests() {
@@ -111,7 +111,7 @@ run_tests() {
         # in front of its number).
         if [ "$status" = fail ]; then
             mkdir -p "$workdir/failed"
-            copy_logs "$workdir"/testsuite.dir/[0-9]* "$workdir/failed/"
+            copy_logs "$workdir/$suite.dir"/[0-9]* "$workdir/failed/"
         fi
         echo "$num $status $(echo "$start $end" | awk '{printf "%.0f", $2 - $1}') $title" \
             | tee -a "$times"
@@ -130,7 +130,7 @@ keep_failed_logs() {
     if [ -n "$times" ]; then
         [ ! -d "$workdir/failed" ] || copy_logs "$workdir/failed/." "$faildir/"
     else
-        copy_logs "$workdir/testsuite.dir" "$faildir/"
+        copy_logs "$workdir/$suite.dir" "$faildir/"
     fi
     echo "run-upstream: logs kept in $faildir"
 }
