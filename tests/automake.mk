@@ -32,7 +32,8 @@ TESTSUITE_AT = \
 	tests/percpu-fuzz.at \
 	tests/percpu-flow-limit.at \
 	tests/percpu-faults.at \
-	tests/percpu-kernel.at
+	tests/percpu-kernel.at \
+	tests/percpu-kernel-flow.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
