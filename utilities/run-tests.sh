@@ -41,8 +41,10 @@ tests/upstream/run-upstream.sh -j 3 -o tests/upstream/results.txt \
     -c tests/upstream/must-pass.txt dpif-netdev tunnel ofproto-dpif \
     || failed=1
 
+kernel_start=$(date +%s)
 make check-kernel || failed=1
 make check-kmod-ci || failed=1
+echo "run-tests: kernel step: $(($(date +%s) - kernel_start)) s"
 
 ./utilities/build.sh --with-dpdk
 (cd _build-dpdk && make check TESTSUITEFLAGS="-k dpdk") || failed=1
