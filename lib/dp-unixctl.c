@@ -28,6 +28,7 @@
 #include "dpif-percpu.h"
 #include "flow-stats.h"
 #include "flow-table.h"
+#include "kdp-flow-stats.h"
 #include "flow.h"
 #include "netdev.h"
 #include "odp-util.h"
@@ -61,24 +62,61 @@ find_datapath(struct unixctl_conn *conn, int argc, const char *argv[],
 }
 
 
+/* Replies to flow-stats-show for a kernel datapath: 'name' is the one the
+ * user gave, or NULL (then the kernel's "ovs-system"). */
+static void
+flow_stats_show_kernel(struct unixctl_conn *conn, const char *name,
+                       const ovs_u128 *ufid)
+{
+    const char *error;
+    struct ds s;
+
+    ds_init(&s);
+    error = kdp_flow_stats_format(name ? name : "ovs-system", ufid, &s);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+    } else {
+        unixctl_command_reply(conn, ds_cstr(&s));
+    }
+    ds_destroy(&s);
+}
+
+/* dpif-percpu/flow-stats-show [DP] UFID: the per-thread slots of one
+ * megaflow of our userspace datapath DP, or the per-CPU slots of one
+ * megaflow of a kernel datapath (DP "system@NAME", or a name that is not
+ * one of ours while the kernel has it). */
 static void
 flow_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
                 void *aux OVS_UNUSED)
 {
-    struct datapath *dp = find_datapath(conn, argc, argv, 2);
+    const char *name = argc > 2 ? argv[1] : NULL;
     const char *ufid_string = argv[argc - 1];
     struct dpif_flow_stats total;
     struct megaflow *flow;
-    struct ds s;
+    struct datapath *dp;
     ovs_u128 ufid;
+    struct ds s;
 
-    if (!dp) {
-        return;
-    }
     if (odp_ufid_from_string(ufid_string, &ufid) <= 0) {
         unixctl_command_reply_error(conn, "invalid UFID (expected "
                                     "ufid:xxxxxxxx-xxxx-xxxx-xxxx-"
                                     "xxxxxxxxxxxx)");
+        return;
+    }
+    if (name && !strncmp(name, "system@", 7)) {
+        flow_stats_show_kernel(conn, name + 7, &ufid);
+        return;
+    }
+    dp = dpif_percpu_find_datapath(name);
+    if (!dp) {
+        if (kdp_flow_stats_has_datapath(name ? name : "ovs-system")) {
+            flow_stats_show_kernel(conn, name, &ufid);
+        } else {
+            unixctl_command_reply_error(conn, name
+                                        ? "no such datapath"
+                                        : "please specify an existing "
+                                          "datapath");
+        }
         return;
     }
     flow = flow_table_find_ufid(dp->table, &ufid);
@@ -88,35 +126,24 @@ flow_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
     }
 
     ds_init(&s);
-    odp_format_ufid(&flow->ufid, &s);
-    ds_put_cstr(&s, "\ntotal: ");
     flow_stats_get(flow->stats, &total);
-    dpif_flow_stats_format(&total, &s);
-    ds_put_char(&s, '\n');
+    flow_stats_format_total(&s, &flow->ufid, &total);
 
     ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 0; i < flow_stats_n_slots(flow->stats); i++) {
         struct flow_stats_slot_info info;
-        struct dpif_flow_stats slot_stats;
+        struct ds owner = DS_EMPTY_INITIALIZER;
 
         if (!flow_stats_get_slot(flow->stats, i, &info)) {
             continue;
         }
-        slot_stats = (struct dpif_flow_stats) {
-            .n_packets = info.n_packets,
-            .n_bytes = info.n_bytes,
-            .used = info.used,
-            .tcp_flags = info.tcp_flags,
-        };
-        ds_put_format(&s, "slot %"PRIuSIZE" (", i);
         if (datapath_thread(dp, i)) {
-            pmd_thread_format_name(&s, datapath_thread(dp, i));
+            pmd_thread_format_name(&owner, datapath_thread(dp, i));
         } else {
-            ds_put_cstr(&s, "thread gone");
+            ds_put_cstr(&owner, "thread gone");
         }
-        ds_put_cstr(&s, "): ");
-        dpif_flow_stats_format(&slot_stats, &s);
-        ds_put_char(&s, '\n');
+        flow_stats_format_slot(&s, i, ds_cstr(&owner), &info);
+        ds_destroy(&owner);
     }
     ovs_mutex_unlock(&dp->reconfig_mutex);
 

@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "dpif.h"
+#include "odp-util.h"
+#include "openvswitch/dynamic-string.h"
 #include "ovs-atomic.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
@@ -298,4 +300,33 @@ flow_stats_get_slot(const struct flow_stats *stats_, size_t slot_idx,
     atomic_read_relaxed(&stats->generation, &generation);
     slot_read(slot, generation, info);
     return true;
+}
+
+/* Writes the first two lines of the breakdown: the UFID and the total. */
+void
+flow_stats_format_total(struct ds *s, const ovs_u128 *ufid,
+                        const struct dpif_flow_stats *total)
+{
+    odp_format_ufid(ufid, s);
+    ds_put_cstr(s, "\ntotal: ");
+    dpif_flow_stats_format(total, s);
+    ds_put_char(s, '\n');
+}
+
+/* Writes the line of slot 'slot', owned by 'owner' (a thread's or a CPU's
+ * name). */
+void
+flow_stats_format_slot(struct ds *s, size_t slot, const char *owner,
+                       const struct flow_stats_slot_info *info)
+{
+    struct dpif_flow_stats stats = {
+        .n_packets = info->n_packets,
+        .n_bytes = info->n_bytes,
+        .used = info->used,
+        .tcp_flags = info->tcp_flags,
+    };
+
+    ds_put_format(s, "slot %"PRIuSIZE" (%s): ", slot, owner);
+    dpif_flow_stats_format(&stats, s);
+    ds_put_char(s, '\n');
 }

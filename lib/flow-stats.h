@@ -75,4 +75,17 @@ size_t flow_stats_n_slots(const struct flow_stats *);
 bool flow_stats_get_slot(const struct flow_stats *, size_t slot,
                          struct flow_stats_slot_info *);
 
+/* The per-slot breakdown that 'ovs-appctl dpif-percpu/flow-stats-show'
+ * prints, for the userspace datapath (slots of threads) and the kernel
+ * one (slots of CPUs) alike:
+ *     ufid:UFID
+ *     total: STATS
+ *     slot N (OWNER): STATS
+ * with STATS as dpif_flow_stats_format() writes them. */
+struct ds;
+void flow_stats_format_total(struct ds *, const ovs_u128 *ufid,
+                             const struct dpif_flow_stats *total);
+void flow_stats_format_slot(struct ds *, size_t slot, const char *owner,
+                            const struct flow_stats_slot_info *);
+
 #endif /* flow-stats.h */

@@ -34,7 +34,9 @@ TESTSUITE_AT = \
 	tests/percpu-fuzz.at \
 	tests/percpu-flow-limit.at \
 	tests/percpu-faults.at \
-	tests/percpu-hostile.at
+	tests/percpu-hostile.at \
+	tests/percpu-kernel.at \
+	tests/percpu-kernel-flow.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
@@ -42,8 +44,14 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \
 	tests/iperf3-intervals.py tests/afpacket-big-frames.py \
 	tests/afpacket-miss-flood.py tests/hostile-traffic.py \
-	tests/qemu/ipip-guest.sh \
-	tests/qemu/ipip-guest-init.sh
+	tests/kernel-netlink-fuzz.py \
+	tests/qemu/guest-common.sh \
+	tests/qemu/ipip-guest.sh tests/qemu/ipip-guest-init.sh \
+	tests/qemu/kernel-guest.sh tests/qemu/kernel-guest-init.sh \
+	tests/qemu/kernel-guest-pid1.pl tests/qemu/kernel-guest-run.sh \
+	tests/qemu/modprobe-standin.sh tests/qemu/kernel-check.sh \
+	tests/upstream/run-kmod.sh tests/upstream/kmod-minimal.txt \
+	tests/upstream/kmod-must-pass.txt tests/upstream/kmod-ci.txt
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
@@ -72,7 +80,82 @@ check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 
 clean-local:
 	test ! -f '$(TESTSUITE)' || $(SHELL) '$(TESTSUITE)' -C tests --clean
-	rm -rf fuzz-work sanitizer-logs
+	rm -rf fuzz-work sanitizer-logs tests/kernel-results tests/upstream/kmod-results
+
+# The kernel datapath's tests run in the qemu/TCG guest of
+# tests/qemu/kernel-guest.sh (Documentation/testing.md, "The kernel
+# guest").  Each target takes the guest lock itself, one guest at a time:
+# do not wrap make in flock.  Where qemu, the kernel or its headers (so our
+# module) are missing, the guest script exits 77 and the target says why
+# and succeeds.
+KERNEL_GUEST_LOCK = /tmp/ovs-percpu-guest.lock
+# Which of our tests check-kernel runs (autotest's selection): keyword
+# 'kernel', less the host's system tests whose titles say "kernel".
+KERNEL_TESTS = -k 'kernel,!system'
+KERNEL_RESULTS = $(abs_builddir)/tests/kernel-results
+KMOD_RESULTS = $(abs_builddir)/tests/upstream/kmod-results
+
+# Exits 0 with a note for status 77 (skipped), else with the status.
+kernel_guest_status = case $$status in \
+	  77) echo "$@: skipped (the reason is above)"; exit 0 ;; \
+	  *) exit $$status ;; esac
+
+# Our kernel tests (tests/percpu-kernel.at), all in one guest boot; the
+# results land in tests/kernel-results/.
+check-kernel: tests/atconfig tests/atlocal $(TESTSUITE) all
+	rm -rf $(KERNEL_RESULTS) && mkdir -p $(KERNEL_RESULTS)
+	status=0; flock $(KERNEL_GUEST_LOCK) \
+	  $(srcdir)/tests/qemu/kernel-guest.sh -t 3600 -w $(KERNEL_RESULTS) \
+	    -l $(KERNEL_RESULTS)/console.log -- \
+	    $(SHELL) $(abs_srcdir)/tests/qemu/kernel-check.sh \
+	      $(abs_builddir) $(KERNEL_RESULTS) \
+	      AUTOTEST_PATH='/run/ovs-percpu-guest/bin:$(AUTOTEST_PATH)' \
+	      $(KERNEL_TESTS) $(TESTSUITEFLAGS) || status=$$?; \
+	$(kernel_guest_status)
+
+# OVS's kernel-datapath tests that must pass against our module
+# (tests/upstream/kmod-must-pass.txt): what CI runs.
+check-kmod-must-pass: all
+	status=0; flock $(KERNEL_GUEST_LOCK) \
+	  $(srcdir)/tests/upstream/run-kmod.sh -o $(KMOD_RESULTS) \
+	    -c $(srcdir)/tests/upstream/kmod-must-pass.txt || status=$$?; \
+	$(kernel_guest_status)
+
+# The part of them that CI runs (tests/upstream/kmod-ci.txt, a subset of
+# kmod-must-pass.txt that fits CI's time with check-kernel).
+check-kmod-ci: all
+	status=0; flock $(KERNEL_GUEST_LOCK) \
+	  $(srcdir)/tests/upstream/run-kmod.sh -o $(KMOD_RESULTS) \
+	    -c $(srcdir)/tests/upstream/kmod-ci.txt || status=$$?; \
+	$(kernel_guest_status)
+
+# All of OVS's kernel-datapath tests against our module, recorded in
+# tests/upstream/kmod-results/times.txt: hours under TCG, never in CI.
+# KMOD_DATAPATH=stock runs them against Debian's openvswitch.ko.
+KMOD_DATAPATH = percpu
+check-kmod-upstream: all
+	status=0; flock $(KERNEL_GUEST_LOCK) \
+	  $(srcdir)/tests/upstream/run-kmod.sh -t 36000 -d $(KMOD_DATAPATH) \
+	    -o $(KMOD_RESULTS) all || status=$$?; \
+	$(kernel_guest_status)
+
+# The fuzzer of the module's netlink parsers (tests/kernel-netlink-fuzz.py)
+# for KERNEL_FUZZ_SECONDS in the guest: it fails on a request the module
+# leaves unanswered, a datapath that stops answering, or a kernel WARNING,
+# BUG or Oops.  KERNEL_FUZZ_ARGS='--seed N' repeats a run.
+KERNEL_FUZZ_SECONDS = 120
+KERNEL_FUZZ_ARGS =
+check-kernel-fuzz: all
+	status=0; flock $(KERNEL_GUEST_LOCK) \
+	  $(srcdir)/tests/qemu/kernel-guest.sh \
+	    -t `expr $(KERNEL_FUZZ_SECONDS) + 600` -- /bin/sh -c \
+	    'modprobe openvswitch && exec /usr/bin/python3 \
+	     $(abs_srcdir)/tests/kernel-netlink-fuzz.py \
+	     --seconds $(KERNEL_FUZZ_SECONDS) $(KERNEL_FUZZ_ARGS)' \
+	  || status=$$?; \
+	$(kernel_guest_status)
+.PHONY: check-kernel check-kmod-must-pass check-kmod-ci check-kmod-upstream \
+	check-kernel-fuzz
 
 # Unit-test programs: each drives one module of lib/ directly with crafted
 # packets, and is run by the .at file of that module.  AUTOTEST_PATH

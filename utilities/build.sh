@@ -49,7 +49,7 @@ build_copy() {
 case $1 in
 --with-dpdk)
     ./utilities/prepare-ovs-tree.sh --with-dpdk "$cache"
-    build_copy _build-dpdk --with-dpdk \
+    build_copy _build-dpdk --with-dpdk --without-linux \
         --with-ovs-source="$cache/ovs-src" \
         --with-ovs-build="$cache/ovs-build-dpdk"
     ;;
@@ -57,19 +57,19 @@ case $1 in
     # ThreadSanitizer must see every lock and atomic, OVS's included, or it
     # reports races that are not: against an OVS tree built with it too.
     ./utilities/prepare-ovs-tree.sh --with-tsan "$cache"
-    build_copy _build-tsan --enable-sanitizers=thread \
+    build_copy _build-tsan --enable-sanitizers=thread --without-linux \
         --with-ovs-source="$cache/ovs-src" \
         --with-ovs-build="$cache/ovs-build-tsan"
     ;;
 --with-sanitizers|--with-sanitizers=*)
     ./utilities/prepare-ovs-tree.sh "$cache"
     list=${1#--with-sanitizers}
-    build_copy _build-asan --enable-sanitizers${list} \
+    build_copy _build-asan --enable-sanitizers${list} --without-linux \
         --with-ovs-source="$cache/ovs-src" --with-ovs-build="$cache/ovs-build"
     ;;
 --with-fuzzing)
     ./utilities/prepare-ovs-tree.sh "$cache"
-    build_copy _build-fuzz CC=clang --enable-fuzzing \
+    build_copy _build-fuzz CC=clang --enable-fuzzing --without-linux \
         --with-ovs-source="$cache/ovs-src" --with-ovs-build="$cache/ovs-build"
     ;;
 "")

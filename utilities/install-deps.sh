@@ -5,6 +5,9 @@
 # guest running Linux's own ipip device for the interop test
 # (tests/qemu/ipip-guest.sh), since the host kernel cannot load modules.
 # clang (with its libFuzzer runtime) builds the fuzz targets of tests/fuzz.
+# The headers of that same kernel (linux-headers-VERSION, never the
+# linux-headers-amd64 meta package, which can move to a newer ABI than the
+# image) build the kernel datapath module in datapath/ that the guest loads.
 set -e
 
 packages="openvswitch-source autoconf automake libtool pkg-config make gcc
@@ -23,4 +26,17 @@ if [ -n "$missing" ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q || true
     apt-get install -y -q --no-install-recommends $missing
+fi
+
+# The kernel the guest boots is the newest -amd64 image installed (as
+# tests/qemu does it); its modules must be built against its own headers.
+kver=$(ls /lib/modules 2>/dev/null | grep -- '-amd64$' | sort -V | tail -1)
+if [ -n "$kver" ] \
+   && ! dpkg-query -W -f='${Status}' "linux-headers-$kver" 2>/dev/null \
+        | grep -q "ok installed"; then
+    echo "install-deps: installing: linux-headers-$kver"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q --no-install-recommends "linux-headers-$kver" \
+        || { apt-get update -q && apt-get install -y -q \
+                 --no-install-recommends "linux-headers-$kver"; }
 fi

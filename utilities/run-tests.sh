@@ -5,9 +5,14 @@
 #      they share the host's network devices;
 #   2. OVS's own tests that must pass against our ovs-vswitchd
 #      (tests/upstream/must-pass.txt);
-#   3. the DPDK build (build.sh --with-dpdk, in _build-dpdk) and its DPDK
+#   3. the kernel datapath in a qemu/TCG guest: our kernel tests (make
+#      check-kernel) and OVS's kernel-datapath tests of the CI subset
+#      (make check-kmod-ci, tests/upstream/kmod-ci.txt), about 10 minutes;
+#      both say why and pass where qemu, the guest kernel or its headers
+#      (so our module) are missing;
+#   4. the DPDK build (build.sh --with-dpdk, in _build-dpdk) and its DPDK
 #      port test, with hugepages the test reserves and releases;
-#   4. the AddressSanitizer and UndefinedBehaviorSanitizer build
+#   5. the AddressSanitizer and UndefinedBehaviorSanitizer build
 #      (build.sh --with-sanitizers, in _build-asan) and, under it, our
 #      dummy-port tests and the fault tests under traffic (keyword faults:
 #      LeakSanitizer checks each daemon as it exits), failing on any
@@ -35,6 +40,11 @@ make check TESTSUITEFLAGS="-k system" || failed=1
 tests/upstream/run-upstream.sh -j 3 -o tests/upstream/results.txt \
     -c tests/upstream/must-pass.txt dpif-netdev tunnel ofproto-dpif \
     || failed=1
+
+kernel_start=$(date +%s)
+make check-kernel || failed=1
+make check-kmod-ci || failed=1
+echo "run-tests: kernel step: $(($(date +%s) - kernel_start)) s"
 
 ./utilities/build.sh --with-dpdk
 (cd _build-dpdk && make check TESTSUITEFLAGS="-k dpdk") || failed=1

@@ -17,8 +17,8 @@
 # gives Linux's ipip device the addresses of the interop test, pings the
 # host's overlay address through it, prints the result on the console and
 # powers off.  /etc/ipip-guest.conf, written by ipip-guest.sh, sets
-# 'modules' (the .ko files to load, in dependency order), 'pings' and
-# 'mode'.
+# 'modules' (the .ko files in /lib/modules to load, in dependency order),
+# 'pings' and 'mode'.
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -27,7 +27,7 @@ mount -t sysfs sys /sys
 . /etc/ipip-guest.conf
 
 for m in $modules; do
-    insmod /lib/modules/$m.ko || echo "guest: insmod $m failed"
+    insmod /lib/modules/$m || echo "guest: insmod $m failed"
 done
 
 # Busybox's ip has no 'link add type ipip': 'ip tunnel add' makes it.

@@ -28,9 +28,9 @@
 # kernel has no gre link types either.
 #
 # WORKDIR receives the initramfs.  The exit status is 77 (autotest's
-# "skipped") if the kernel, its modules or a static busybox are missing,
-# else qemu's: 0 once the guest powered off, 124 if it did not within the
-# timeout.
+# "skipped") if qemu, the kernel, its modules or a static busybox are
+# missing (guest-common.sh), else qemu's: 0 once the guest powered off,
+# 124 if it did not within the timeout.
 set -e
 
 workdir=${1:?usage: ipip-guest.sh WORKDIR TAP [PINGS [MODE]]}
@@ -38,42 +38,29 @@ tap=${2:?usage: ipip-guest.sh WORKDIR TAP [PINGS [MODE]]}
 pings=${3:-5}
 mode=${4:-ipip}
 
-# The newest Debian kernel installed by linux-image-amd64.  Its bzImage
-# boots directly with -kernel (Linux boot protocol), no vmlinux needed.
-kver=$(ls /lib/modules | grep -- '-amd64$' | sort -V | tail -1)
-kernel=/boot/vmlinuz-$kver
-[ -r "$kernel" ] || { echo "ipip-guest: no kernel $kernel" >&2; exit 77; }
-busybox=/bin/busybox
-# busybox-static's binary, so that the initramfs needs no shared libraries.
-file_is_static() { ! LC_ALL=C ldd "$1" >/dev/null 2>&1; }
-file_is_static "$busybox" || { echo "ipip-guest: $busybox is not static" >&2; exit 77; }
+guest_name=ipip-guest
+. "$(dirname "$0")/guest-common.sh"
+guest_find_kernel
+kernel=$guest_kernel
 
-# The modules the guest needs, in the order insmod must load them: the
-# virtio-net NIC and the ipip device.  Debian builds them all as modules.
-modules="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev"
-modules="$modules virtio_pci failover net_failover virtio_net"
+# The modules the guest needs, with their dependencies: the virtio-net NIC
+# and the tunnel device.  Debian builds them all as modules.
 case $mode in
-    ipip) modules="$modules tunnel4 ip_tunnel ipip" ;;
-    gre) modules="$modules gre ip_tunnel ip_gre" ;;
+    ipip) tunnel_modules="ipip" ;;
+    gre) tunnel_modules="ip_gre" ;;
     *) echo "ipip-guest: unknown mode $mode" >&2; exit 2 ;;
 esac
 
 root=$workdir/initramfs
-rm -rf "$root"
-mkdir -p "$root/bin" "$root/etc" "$root/lib/modules" "$root/proc" "$root/sys" \
-    "$root/dev"
-cp "$busybox" "$root/bin/busybox"
-for m in $modules; do
-    ko=$(find "/lib/modules/$kver/kernel" -name "$m.ko" | head -1)
-    [ -n "$ko" ] || { echo "ipip-guest: module $m.ko not found" >&2; exit 77; }
-    cp "$ko" "$root/lib/modules/"
-done
+guest_initramfs_start "$root"
+guest_modules=
+guest_add_modules "$root" virtio_pci virtio_net $tunnel_modules
 
 # /init is ipip-guest-init.sh; this file tells it what to load and do.
 cp "$(dirname "$0")/ipip-guest-init.sh" "$root/init"
-printf 'modules="%s"\npings=%s\nmode=%s\n' "$modules" "$pings" "$mode" \
+printf 'modules="%s"\npings=%s\nmode=%s\n' "$guest_modules" "$pings" "$mode" \
     > "$root/etc/ipip-guest.conf"
-(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$workdir/initramfs.gz"
+guest_initramfs_pack "$root" "$workdir/initramfs.gz"
 
 # TCG, so that the test does not depend on KVM, which the machines it runs
 # on may lack or nest.  -no-reboot makes a panic end

@@ -3,16 +3,29 @@
 # our ovs-vswitchd.
 #
 # Usage:
-#   run-upstream.sh [-j N] [-o RESULTS] KEYWORD...
+#   run-upstream.sh [OPTION]... [-o RESULTS] KEYWORD...
 #       Runs every OVS test with one of the autotest KEYWORDs (e.g.
 #       dpif-netdev, ofproto-dpif, tunnel), prints how many passed, and
 #       writes "KEYWORD NUM pass|fail|skip TITLE" lines to RESULTS
 #       (default upstream-results.txt).
-#   run-upstream.sh [-j N] -c MUST_PASS
+#   run-upstream.sh [OPTION]... -c MUST_PASS
 #       Runs only the tests titled in MUST_PASS (one title a line, '#'
 #       starts a comment) and fails unless every one of them passes.  This
 #       is what CI runs: it skips the known failures, some of which wait
 #       for a 30-second timeout.
+#
+# Options:
+#   -j N      run N tests at a time (default 2)
+#   -s SUITE  the suite to run, in OVS's tests/ (default testsuite; OVS's
+#             kernel-datapath tests are system-kmod-testsuite, which
+#             tests/upstream/run-kmod.sh runs in a qemu guest)
+#   -P DIR    put DIR first in AUTOTEST_PATH, before our ovs-vswitchd
+#             (repeatable)
+#   -T TIMES  run the tests one at a time, each in a testsuite run of its
+#             own, and write "NUM pass|fail|skip SECONDS TITLE" lines to
+#             TIMES
+#   -L DIR    where the logs of failed tests are kept (default
+#             tests/upstream/failed of our build)
 #
 # The trees are found through OVS_SRCDIR, OVS_BUILDDIR and PERCPU_BUILDDIR,
 # which default to the usual places.
@@ -21,11 +34,19 @@ set -e
 jobs=2
 results=upstream-results.txt
 must_pass=
-while getopts j:o:c: opt; do
+suite=testsuite
+first_path=
+times=
+faildir=
+while getopts j:o:c:s:P:T:L: opt; do
     case $opt in
         j) jobs=$OPTARG ;;
         o) results=$OPTARG ;;
         c) must_pass=$OPTARG ;;
+        s) suite=$OPTARG ;;
+        P) first_path="$first_path$OPTARG:" ;;
+        T) times=$OPTARG ;;
+        L) faildir=$OPTARG ;;
         *) exit 2 ;;
     esac
 done
@@ -40,7 +61,9 @@ OVS_SRCDIR=${OVS_SRCDIR:-/var/cache/ovs-percpu/ovs-src}
 OVS_BUILDDIR=${OVS_BUILDDIR:-/var/cache/ovs-percpu/ovs-build}
 PERCPU_BUILDDIR=${PERCPU_BUILDDIR:-$(cd "$here/../.." && pwd)}
 vswitchd=$PERCPU_BUILDDIR/vswitchd/ovs-vswitchd
-testsuite=$OVS_SRCDIR/tests/testsuite
+testsuite=$OVS_SRCDIR/tests/$suite
+faildir=${faildir:-$PERCPU_BUILDDIR/tests/upstream/failed}
+[ -z "$times" ] || : > "$times"
 
 "$vswitchd" --version | grep -q ovs-percpu || {
     echo "run-upstream: $vswitchd is not ovs-percpu's; build first" >&2
@@ -55,7 +78,7 @@ sed "s|^at_top_build_prefix=.*|at_top_build_prefix='$OVS_BUILDDIR/'|" \
     "$OVS_BUILDDIR/tests/atconfig" > "$workdir/atconfig"
 cp "$OVS_BUILDDIR/tests/atlocal" "$workdir/atlocal"
 
-path="$PERCPU_BUILDDIR/vswitchd"
+path="$first_path$PERCPU_BUILDDIR/vswitchd"
 for d in utilities vswitchd ovsdb vtep tests ipsec; do
     path="$path:$OVS_BUILDDIR/$d"
 done
@@ -66,12 +89,50 @@ list_tests() {
         | sed -n 's/^ *\([0-9][0-9]*\): [^ ]*  *\(.*[^ ]\) *$/\1 \2/p'
 }
 
-# Runs the tests "$@" selects; their results land in $workdir/testsuite.dir
-# and in the log $workdir/run.out.
+# Runs the tests "$@" selects; their results land in $workdir/$suite.dir
+# and in the log $workdir/run.out.  With -T, one testsuite run per test,
+# timed, each failed test's directory saved in $workdir/failed.
 run_tests() {
-    # The suite exits non-zero when a test fails; the caller decides.
-    "$testsuite" -C "$workdir" AUTOTEST_PATH="$path" -j"$jobs" "$@" \
-        > "$workdir/run.out" 2>&1 || true
+    if [ -z "$times" ]; then
+        # The suite exits non-zero when a test fails; the caller decides.
+        "$testsuite" -C "$workdir" AUTOTEST_PATH="$path" -j"$jobs" "$@" \
+            > "$workdir/run.out" 2>&1 || true
+        return
+    fi
+    : > "$workdir/run.out"
+    list_tests "$@" > "$workdir/timed.list"
+    while read -r num title; do
+        start=$(date +%s.%N)
+        "$testsuite" -C "$workdir" AUTOTEST_PATH="$path" "$num" \
+            >> "$workdir/run.out" 2>&1 < /dev/null || true
+        end=$(date +%s.%N)
+        status=$(test_status "$num")
+        # The suite's directory holds only this test's (named with zeros
+        # in front of its number).
+        if [ "$status" = fail ]; then
+            mkdir -p "$workdir/failed"
+            copy_logs "$workdir/$suite.dir"/[0-9]* "$workdir/failed/"
+        fi
+        echo "$num $status $(echo "$start $end" | awk '{printf "%.0f", $2 - $1}') $title" \
+            | tee -a "$times"
+    done < "$workdir/timed.list"
+}
+
+# Copies the directories "$@" (the last is the destination) without the
+# daemons' unix sockets, which cp cannot make.
+copy_logs() {
+    cp -r "$@" 2>/dev/null || true
+}
+
+# Copies the logs of the failed tests of the last run to $faildir.
+keep_failed_logs() {
+    mkdir -p "$faildir"
+    if [ -n "$times" ]; then
+        [ ! -d "$workdir/failed" ] || copy_logs "$workdir/failed/." "$faildir/"
+    else
+        copy_logs "$workdir/$suite.dir" "$faildir/"
+    fi
+    echo "run-upstream: logs kept in $faildir"
 }
 
 # Prints pass, skip or fail for test number $1 of the last run.
@@ -116,9 +177,7 @@ if [ -n "$must_pass" ]; then
     done < "$workdir/numbers"
     echo "run-upstream: must-pass: $((n - failed)) passed, $failed failed"
     if [ $failed -ne 0 ]; then
-        mkdir -p "$PERCPU_BUILDDIR/tests/upstream/failed"
-        cp -r "$workdir/testsuite.dir" "$PERCPU_BUILDDIR/tests/upstream/failed/"
-        echo "run-upstream: logs kept in tests/upstream/failed/"
+        keep_failed_logs
         exit 1
     fi
     exit 0

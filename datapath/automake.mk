@@ -1,0 +1,56 @@
+# The kernel datapath module (datapath/), built with kbuild against
+# LINUX_BUILDDIR when configure found one (m4/ovs-percpu-linux.m4).  kbuild
+# builds in the source directory, as external modules do, and decides
+# itself what to rebuild, so it runs on every make (about a second when
+# nothing changed).  Its output goes to datapath/kbuild.log, shown on
+# failure.
+DATAPATH_SOURCES = \
+	datapath/Kbuild \
+	datapath/actions-format.h \
+	datapath/actions.c \
+	datapath/actions.h \
+	datapath/datapath.c \
+	datapath/datapath.h \
+	datapath/dp-core.h \
+	datapath/dp-family.c \
+	datapath/dp-module.c \
+	datapath/dp-notify.c \
+	datapath/flow-actions.c \
+	datapath/flow-actions.h \
+	datapath/flow-family.c \
+	datapath/flow-key.c \
+	datapath/flow-key.h \
+	datapath/flow-netlink.c \
+	datapath/flow-netlink.h \
+	datapath/flow-stats.c \
+	datapath/flow-stats.h \
+	datapath/flow-table.c \
+	datapath/flow-table.h \
+	datapath/misc-families.c \
+	datapath/ovsp-genl.h \
+	datapath/packet-family.c \
+	datapath/percpu-family.c \
+	datapath/skb-cb.h \
+	datapath/upcall.c \
+	datapath/vport-family.c \
+	datapath/vport-internal.c \
+	datapath/vport-netdev.c \
+	datapath/vport.c \
+	datapath/vport.h
+EXTRA_DIST += $(DATAPATH_SOURCES)
+
+if LINUX_ENABLED
+all-local: datapath-module
+datapath-module:
+	@echo "  KBUILD   datapath/ovs_percpu.ko"
+	@$(MAKE) -C $(LINUX_BUILDDIR) M=$(abs_top_srcdir)/datapath modules \
+		> datapath/kbuild.log 2>&1 \
+		|| { cat datapath/kbuild.log; exit 1; }
+
+clean-local: datapath-clean
+datapath-clean:
+	-@$(MAKE) -C $(LINUX_BUILDDIR) M=$(abs_top_srcdir)/datapath clean \
+		> /dev/null 2>&1
+	rm -f datapath/kbuild.log
+.PHONY: datapath-module datapath-clean
+endif

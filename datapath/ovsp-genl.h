@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ABI of the module's own generic-netlink family, "ovsp_percpu": the
+ * per-CPU breakdown of one flow's statistics.  Shared by the module and by
+ * userspace (lib/kdp-flow-stats.c), so it uses only uapi types.
+ *
+ * OVSP_PCPU_CMD_FLOW_GET: a struct ovs_header (dp_ifindex) then
+ * OVSP_PCPU_ATTR_UFID.  The reply carries N_CPUS, ONE_SLOT if the ablation
+ * switch is on, ALLOC_FAILURES, and one nested OVSP_PCPU_ATTR_SLOT per
+ * CPU that has a slot, with the CPU number and that slot's counters.
+ * -ENODEV: no such datapath; -ENOENT: no flow with that UFID.
+ */
+#ifndef OVSP_GENL_H
+#define OVSP_GENL_H 1
+
+#define OVSP_PCPU_FAMILY "ovsp_percpu"
+#define OVSP_PCPU_VERSION 1
+
+enum ovsp_pcpu_cmd {
+	OVSP_PCPU_CMD_UNSPEC,
+	OVSP_PCPU_CMD_FLOW_GET,		/* One flow's per-CPU slots. */
+	__OVSP_PCPU_CMD_MAX
+};
+
+enum ovsp_pcpu_attr {
+	OVSP_PCPU_ATTR_UNSPEC,
+	OVSP_PCPU_ATTR_UFID,		/* The flow's UFID (1-16 bytes). */
+	OVSP_PCPU_ATTR_N_CPUS,		/* u32: nr_cpu_ids. */
+	OVSP_PCPU_ATTR_ONE_SLOT,	/* Flag: ablation switch on. */
+	OVSP_PCPU_ATTR_ALLOC_FAILURES,	/* u64: slot allocations failed. */
+	OVSP_PCPU_ATTR_SLOT,		/* Nested OVSP_PCPU_SLOT_ATTR_*. */
+	OVSP_PCPU_ATTR_PAD,
+	__OVSP_PCPU_ATTR_MAX
+};
+#define OVSP_PCPU_ATTR_MAX (__OVSP_PCPU_ATTR_MAX - 1)
+
+enum ovsp_pcpu_slot_attr {
+	OVSP_PCPU_SLOT_ATTR_UNSPEC,
+	OVSP_PCPU_SLOT_ATTR_CPU,	/* u32: the CPU owning the slot. */
+	OVSP_PCPU_SLOT_ATTR_PACKETS,	/* u64. */
+	OVSP_PCPU_SLOT_ATTR_BYTES,	/* u64. */
+	OVSP_PCPU_SLOT_ATTR_USED,	/* u64: monotonic ms, 0 if never. */
+	OVSP_PCPU_SLOT_ATTR_TCP_FLAGS,	/* u16. */
+	OVSP_PCPU_SLOT_ATTR_PAD,
+	__OVSP_PCPU_SLOT_ATTR_MAX
+};
+#define OVSP_PCPU_SLOT_ATTR_MAX (__OVSP_PCPU_SLOT_ATTR_MAX - 1)
+
+#endif

@@ -1,0 +1,91 @@
+#!/bin/sh
+# Measures our kernel datapath module against Debian's openvswitch.ko in
+# the same qemu/TCG guest (tests/qemu/kernel-guest.sh) and the same
+# topology, built by ovs-dpctl on both: 64-byte UDP from pktgen through one
+# flow and through 1000, one flow hit from both vCPUs, TCP with 64-byte
+# writes between two namespaces on one and eight connections, and the rate
+# of flow puts.  Each round loads each module in turn (the order rotates),
+# and our module a third time with its ablation switch on
+# (flow_stats_one_slot=1: every CPU counts in the first stats slot, under
+# its lock, as one node did in the per-node design).
+# kernel-benchmark-guest.sh describes each test.
+#
+# TCG emulates the CPUs, so absolute figures mean nothing: only the ratios,
+# medians over the rounds, are printed (the raw figures are in
+# OUT/raw.txt).  The guest takes both cores: the script holds the guest
+# lock (/tmp/ovs-percpu-guest.lock) while it runs.
+#
+# Usage: kernel-benchmark.sh [-r ROUNDS] [-s SECONDS] [-o OUT]
+#   (default 3 rounds of 5-second tests, OUT /tmp/ovs-percpu-kernel-bench)
+set -e
+
+rounds=3
+seconds=5
+out=/tmp/ovs-percpu-kernel-bench
+args="$*"
+while getopts r:s:o: opt; do
+    case $opt in
+        r) rounds=$OPTARG ;;
+        s) seconds=$OPTARG ;;
+        o) out=$OPTARG ;;
+        *) exit 2 ;;
+    esac
+done
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/utilities/benchmark-common.sh"
+"$top/utilities/build.sh" > /dev/null
+
+rm -rf "$out"
+mkdir -p "$out"
+benchmark_header kernel-benchmark $args
+echo "guest: qemu TCG, 2 vCPUs, 1 GiB; $rounds rounds of ${seconds}-second tests"
+
+status=0
+flock /tmp/ovs-percpu-guest.lock "$top/tests/qemu/kernel-guest.sh" \
+    -t $((rounds * (300 + 20 * seconds) + 120)) -w "$out" \
+    -l "$out/console.log" -- \
+    sh "$top/utilities/kernel-benchmark-guest.sh" "$out/raw.txt" \
+        "$rounds" "$seconds" stock ours ablation 2> "$out/guest.err" \
+    || status=$?
+if [ $status -ne 0 ]; then
+    cat "$out/guest.err" >&2
+    exit $status
+fi
+
+# median_of VARIANT TEST
+#   The median of TEST's figures for VARIANT over the rounds.
+median_of() {
+    awk -v v="$1" -v t="$2" '$2 == v && $3 == t {print $4}' "$out/raw.txt" \
+        | median
+}
+
+# ratio A B
+#   A / B to two decimals.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        if (b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
+echo
+printf '%-9s %-54s %10s %14s\n' test "" ours/stock ablation/ours
+for t in setup udp1 udpmany udp2cpu tcp1 tcp8; do
+    case $t in
+        setup) what="flow puts per second (ovs-dpctl add-flows, 1000)" ;;
+        udp1) what="64-byte UDP, one flow, pktgen on CPU 0" ;;
+        udpmany) what="64-byte UDP, 1000 flows, pktgen on CPU 0" ;;
+        udp2cpu) what="64-byte UDP, one flow hit from both CPUs" ;;
+        tcp1) what="TCP, 64-byte writes, 1 connection" ;;
+        tcp8) what="TCP, 64-byte writes, 8 connections" ;;
+    esac
+    stock=$(median_of stock $t)
+    ours=$(median_of ours $t)
+    ablation=$(median_of ablation $t)
+    printf '%-9s %-54s %10s %14s\n' $t "$what" \
+        "$(ratio "$ours" "$stock")" "$(ratio "$ablation" "$ours")"
+done
+if [ -s "$out/guest.err" ]; then
+    echo
+    echo "notes from the guest:"
+    grep -v ': round [0-9]*: ' "$out/guest.err" | sed 's/^/  /' || true
+fi
+echo "raw figures: $out/raw.txt"
