@@ -104,6 +104,27 @@ if [ $# -eq 0 ]; then
     exit 2
 fi
 
+# The guest mounts tmpfs over these (kernel-guest-init.sh), which would
+# hide a tree of ours under one of them (a clone in /tmp): such a tree, and
+# the caller's directory (the build tree), are shared read-write at their
+# own paths, ahead of the -w directories that may lie inside them.
+hidden_dirs="/tmp /var/tmp /run /dev/shm"
+covered() {
+    for w in $extra_dirs $work_dirs; do
+        case $1/ in "$w"/*) return 0 ;; esac
+    done
+    return 1
+}
+extra_dirs=
+for d in "$(cd "$top" && pwd -P)" "$(pwd -P)"; do
+    for h in $hidden_dirs; do
+        case $d/ in
+            "$h"/*) covered "$d" || extra_dirs="$extra_dirs $d" ;;
+        esac
+    done
+done
+work_dirs="$extra_dirs $work_dirs"
+
 datapath=${KERNEL_GUEST_DATAPATH:-percpu}
 module=${KERNEL_GUEST_MODULE:-$top/datapath/ovs_percpu.ko}
 case $datapath in
