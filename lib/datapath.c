@@ -38,6 +38,7 @@
 #include "pmd.h"
 #include "seq.h"
 #include "smap.h"
+#include "thread-counters.h"
 #include "tunnel-neigh.h"
 #include "tunnel-nexthop.h"
 #include "util.h"
@@ -100,7 +101,7 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp_ipf_init(dp);
     dp->tunnel_neigh = tunnel_neigh_create(dp->n_thread_slots);
     dp->tunnel_nexthops = tunnel_nexthops_create(dp->n_thread_slots);
-    dp->conntrack = dp_conntrack_create();
+    dp->conntrack = dp_conntrack_create(dp->n_thread_slots);
     atomic_init(&dp->emc_insert_min,
                 UINT32_MAX / DEFAULT_EMC_INSERT_INV_PROB);
 
@@ -528,6 +529,22 @@ datapath_set_port_config(struct datapath *dp, odp_port_t port_no,
     return port ? 0 : ENODEV;
 }
 
+/* Zeroes, as the commands report them, the counters of thread index
+ * 'index' of 'dp': the thread's own (if it exists) and every feature's
+ * row for that index.  For pmd-stats-clear, and before a new thread takes
+ * the index of a stopped one.  Writes only memory the main thread owns. */
+void
+datapath_clear_thread_counters(struct datapath *dp, size_t index)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct pmd_thread *t = datapath_thread(dp, index);
+
+    if (t) {
+        pmd_thread_clear_counters(t);
+    }
+    thread_counters_clear(dp_conntrack_counters(dp->conntrack), index);
+}
+
 /* Asks the main thread to reconfigure 'dp' at its next datapath_run(). */
 void
 datapath_request_reconfigure(struct datapath *dp)
@@ -605,6 +622,7 @@ set_pmd_threads(struct datapath *dp)
                          core->core_id);
                 break;
             }
+            datapath_clear_thread_counters(dp, index);
             ovsrcu_set(&dp->threads[index],
                        pmd_thread_start(dp, index, core->core_id,
                                         dp->max_sleep_us));

@@ -166,5 +166,7 @@ int datapath_set_port_config(struct datapath *, odp_port_t,
 void datapath_run(struct datapath *);
 void datapath_wait(struct datapath *);
 void datapath_request_reconfigure(struct datapath *);
+void datapath_clear_thread_counters(struct datapath *dp, size_t index)
+    OVS_REQUIRES(dp->reconfig_mutex);
 
 #endif /* datapath.h */

@@ -197,9 +197,10 @@ output_refragment(struct pmd_thread *t, struct pmd_tx_queue *q,
     bool cut;
 
     if (dp_conntrack_refragment(packet, mru, &out, &cut)) {
-        pmd_counter_add(t, PMD_CT_DROP_REFRAGMENT, 1);
+        dp_conntrack_count(t->dp->conntrack, t->index, DP_CT_DROP_REFRAGMENT,
+                           1);
     } else if (cut) {
-        pmd_counter_add(t, PMD_CT_REFRAGMENTED, 1);
+        dp_conntrack_count(t->dp->conntrack, t->index, DP_CT_REFRAGMENTED, 1);
     }
 }
 
@@ -389,16 +390,17 @@ static void
 execute_ct(struct pmd_thread *t, struct dp_packet_batch *batch,
            const struct nlattr *a)
 {
+    struct dp_conntrack *ct = t->dp->conntrack;
     struct dp_conntrack_stats st = { 0 };
     ovs_be16 tp_src, tp_dst;
 
     ct_helper_ports(t, a, &tp_src, &tp_dst);
-    dp_conntrack_execute(t->dp->conntrack, dp_ipf_thread_table(t), batch, a,
+    dp_conntrack_execute(ct, dp_ipf_thread_table(t), batch, a,
                          tp_src, tp_dst, t->now, &st);
-    pmd_counter_add(t, PMD_CT_PACKETS, st.packets);
+    dp_conntrack_count(ct, t->index, DP_CT_PACKETS, st.packets);
     if (OVS_UNLIKELY(st.fragments)) {
-        pmd_counter_add(t, PMD_CT_FRAGMENTS, st.fragments);
-        pmd_counter_add(t, PMD_CT_REASSEMBLED, st.reassembled);
+        dp_conntrack_count(ct, t->index, DP_CT_FRAGMENTS, st.fragments);
+        dp_conntrack_count(ct, t->index, DP_CT_REASSEMBLED, st.reassembled);
     }
 }
 

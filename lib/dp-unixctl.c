@@ -36,6 +36,7 @@
 #include "openvswitch/dynamic-string.h"
 #include "ovs-thread.h"
 #include "pmd.h"
+#include "thread-counters.h"
 #include "timeval.h"
 #include "tso-segsz.h"
 #include "unixctl.h"
@@ -223,7 +224,7 @@ pmd_stats_clear(struct unixctl_conn *conn, int argc, const char *argv[],
     ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 0; i < dp->n_thread_slots; i++) {
         if (datapath_thread(dp, i)) {
-            pmd_thread_clear_counters(datapath_thread(dp, i));
+            datapath_clear_thread_counters(dp, i);
         }
     }
     ovs_mutex_unlock(&dp->reconfig_mutex);
@@ -309,6 +310,38 @@ static const struct named_counter gso_counters[] = {
     { PMD_GSO_DROP_BAD_CSUM, "drop checksum not completable" },
 };
 
+/* Prints the counters 'tc' of each of 'dp''s threads, main thread last,
+ * then their total. */
+static void
+format_thread_counters(struct ds *s, const struct datapath *dp,
+                       const struct thread_counters *tc)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    size_t n = thread_counters_n(tc);
+    uint64_t *total = xcalloc(n, sizeof *total);
+    uint64_t *c = xcalloc(n, sizeof *c);
+
+    for (size_t i = 1; i <= dp->n_thread_slots; i++) {
+        const struct pmd_thread *t = datapath_thread(dp,
+                                                     i % dp->n_thread_slots);
+
+        if (!t) {
+            continue;
+        }
+        thread_counters_read(tc, t->index, c);
+        pmd_thread_format_name(s, t);
+        ds_put_cstr(s, ":\n");
+        thread_counters_format(s, tc, c);
+        for (size_t j = 0; j < n; j++) {
+            total[j] += c[j];
+        }
+    }
+    ds_put_cstr(s, "total:\n");
+    thread_counters_format(s, tc, total);
+    free(c);
+    free(total);
+}
+
 static void
 format_named_counters(struct ds *s, const struct named_counter *names, size_t n,
                       const uint64_t c[PMD_N_COUNTERS])
@@ -319,11 +352,11 @@ format_named_counters(struct ds *s, const struct named_counter *names, size_t n,
     }
 }
 
-/* Prints the 'n' counters 'names' of each of 'dp''s threads, main thread
- * last, then their total. */
+/* Prints the counters 'names' (n of them) of each of 'dp''s threads, main
+ * thread last, then their total. */
 static void
-format_thread_counters(struct ds *s, const struct datapath *dp,
-                       const struct named_counter *names, size_t n)
+format_named_thread_counters(struct ds *s, const struct datapath *dp,
+                             const struct named_counter *names, size_t n)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
     uint64_t total[PMD_N_COUNTERS] = { 0 };
@@ -357,8 +390,8 @@ format_tunnel_stats(struct ds *s, const struct datapath *dp)
 {
     tunnel_neigh_format(s, dp);
     tunnel_nexthops_format(s, dp->tunnel_nexthops);
-    format_thread_counters(s, dp, tunnel_counters,
-                           ARRAY_SIZE(tunnel_counters));
+    format_named_thread_counters(s, dp, tunnel_counters,
+                                 ARRAY_SIZE(tunnel_counters));
     ds_put_cstr(s, "gro:\n");
     vport_tunnel_format_gro_stats(s, dp, NULL);
 }
@@ -369,18 +402,10 @@ static void
 format_gso_stats(struct ds *s, const struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
-    format_thread_counters(s, dp, gso_counters, ARRAY_SIZE(gso_counters));
+    format_named_thread_counters(s, dp, gso_counters,
+                                 ARRAY_SIZE(gso_counters));
 }
 
-
-/* The conntrack counters, as ct-frag-stats-show names them. */
-static const struct named_counter ct_counters[] = {
-    { PMD_CT_PACKETS, "packets through conntrack" },
-    { PMD_CT_FRAGMENTS, "fragments reassembled for conntrack" },
-    { PMD_CT_REASSEMBLED, "datagrams reassembled" },
-    { PMD_CT_REFRAGMENTED, "datagrams fragmented again on output" },
-    { PMD_CT_DROP_REFRAGMENT, "drop could not fragment again" },
-};
 
 /* dpif-percpu/ct-frag-stats-show: who reassembles fragments for conntrack,
  * then the ct() counters of each thread and their total. */
@@ -391,7 +416,7 @@ format_ct_frag_stats(struct ds *s, const struct datapath *dp)
     ds_put_format(s, "fragment reassembly: %s\n",
                   dp_conntrack_uses_ovs_ipf(dp->conntrack)
                   ? "ovs-ipf" : "per-thread");
-    format_thread_counters(s, dp, ct_counters, ARRAY_SIZE(ct_counters));
+    format_thread_counters(s, dp, dp_conntrack_counters(dp->conntrack));
 }
 
 /* A "show" command: what it prints about one datapath, with the datapath's

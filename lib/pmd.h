@@ -135,13 +135,6 @@ enum pmd_counter {
     PMD_GSO_DROP_BAD_CSUM,      /* Dropped: a checksum request that cannot
                                  * be completed. */
 
-    /* Conntrack (dp-conntrack.h). */
-    PMD_CT_PACKETS,             /* Packets through conntrack_execute(). */
-    PMD_CT_FRAGMENTS,           /* Fragments given to reassembly by ct(). */
-    PMD_CT_REASSEMBLED,         /* Datagrams they completed. */
-    PMD_CT_REFRAGMENTED,        /* Reassembled datagrams cut again on
-                                 * output. */
-    PMD_CT_DROP_REFRAGMENT,     /* Dropped: could not be cut again. */
     PMD_BUSY_CYCLES,            /* TSC cycles in rounds that got packets. */
     PMD_IDLE_CYCLES,            /* TSC cycles in rounds that got none. */
     PMD_N_COUNTERS
