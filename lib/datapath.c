@@ -99,6 +99,7 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp->max_sleep_us = PMD_DEFAULT_MAX_SLEEP_US;
     dp->emc_insert_inv_prob = DEFAULT_EMC_INSERT_INV_PROB;
     dp_ipf_init(dp);
+    dp->tunnel = vport_tunnel_table_create(dp->n_thread_slots);
     dp->tunnel_neigh = tunnel_neigh_create(dp->n_thread_slots);
     dp->tunnel_nexthops = tunnel_nexthops_create(dp->n_thread_slots);
     dp->conntrack = dp_conntrack_create(dp->n_thread_slots);
@@ -177,6 +178,7 @@ datapath_free(struct datapath *dp)
     dp_meter_table_destroy(dp->meters);
     pmd_thread_destroy(datapath_thread(dp, 0));
     dp_ipf_destroy(dp);
+    vport_tunnel_table_destroy(dp->tunnel);
     tunnel_neigh_destroy(dp->tunnel_neigh);
     tunnel_nexthops_destroy(dp->tunnel_nexthops);
     dp_conntrack_destroy(dp->conntrack);
@@ -543,6 +545,7 @@ datapath_clear_thread_counters(struct datapath *dp, size_t index)
         pmd_thread_clear_counters(t);
     }
     thread_counters_clear(dp_conntrack_counters(dp->conntrack), index);
+    thread_counters_clear(vport_tunnel_counters(dp->tunnel), index);
 }
 
 /* Asks the main thread to reconfigure 'dp' at its next datapath_run(). */

@@ -43,6 +43,7 @@
 struct dp_port;
 struct flow_table;
 struct vport_tunnel_endpoints;
+struct vport_tunnel_table;
 struct dp_ipf_config;
 struct dp_meter_table;
 struct pmd_thread;
@@ -88,6 +89,10 @@ struct datapath {
     uint64_t tunnel_local_seq;      /* Main thread: sum of the internal
                                      * ports' netdev change sequences when
                                      * the table was last checked. */
+
+    /* The tunnel layer's per-thread state and counters (vport-tunnel.h).
+     * Created and freed with the datapath. */
+    struct vport_tunnel_table *tunnel;
 
     /* Tunnel next hops: what ARP may teach OVS's neighbour cache
      * (tunnel-neigh.h), and each thread's copy of the next hops it sends

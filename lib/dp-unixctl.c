@@ -262,43 +262,6 @@ struct named_counter {
     const char *name;
 };
 
-/* The tunnel counters, as tunnel-stats-show names them. */
-static const struct named_counter tunnel_counters[] = {
-    { PMD_TNL_RX_DECAP, "decapsulated" },
-    { PMD_TNL_RX_FRAGMENTS, "outer fragments received" },
-    { PMD_TNL_RX_REASSEMBLED, "outer datagrams reassembled" },
-    { PMD_TNL_TX_ENCAP, "encapsulated" },
-    { PMD_TNL_TX_FRAGMENTED, "outer packets fragmented" },
-    { PMD_TNL_TX_ICMP_FRAG_NEEDED, "icmp fragmentation needed sent" },
-    { PMD_TNL_TX_ARP_REQUESTS, "arp requests sent" },
-    { PMD_TNL_ARP_REQUESTS_OVER_RATE, "arp requests over rate" },
-    { PMD_TNL_DROP_BAD_HEADER, "drop bad outer header" },
-    { PMD_TNL_DROP_TRUNCATED, "drop truncated" },
-    { PMD_TNL_DROP_BAD_CSUM, "drop bad outer checksum" },
-    { PMD_TNL_DROP_NOT_IPV4, "drop inner not ipv4" },
-    { PMD_TNL_DROP_ECN, "drop ecn" },
-    { PMD_TNL_DROP_GRO_BACKLOG, "drop gro backlog" },
-    { PMD_TNL_DROP_NO_ROUTE, "drop no route" },
-    { PMD_TNL_DROP_NO_UNDERLAY, "drop route not to a bridge" },
-    { PMD_TNL_DROP_NO_NEIGH, "drop next hop unresolved" },
-    { PMD_TNL_DROP_TX_INVALID, "drop not ipv4 or no destination" },
-    { PMD_TNL_DROP_TOO_BIG, "drop too big" },
-    { PMD_TNL_RX_FRAGMENTS_COPIED, "outer fragments copied" },
-    { PMD_TNL_DROP_NESTING, "drop tunnel nesting" },
-    { PMD_TNL_DROP_TOO_LONG, "drop outer too long" },
-    { PMD_TNL_ICMP_SUPPRESSED, "icmp fragmentation needed suppressed" },
-    { PMD_TNL_ARP_LEARNED, "arp learned" },
-    { PMD_TNL_ARP_CONFIRMED, "arp confirmed" },
-    { PMD_TNL_ARP_CANDIDATES, "arp other answers held" },
-    { PMD_TNL_ARP_REFUSED_GARP, "arp refused gratuitous" },
-    { PMD_TNL_ARP_REFUSED_NOT_OURS, "arp refused not for us" },
-    { PMD_TNL_ARP_REFUSED_UNSOLICITED, "arp refused unsolicited" },
-    { PMD_TNL_ARP_REFUSED_MALFORMED, "arp refused malformed" },
-    { PMD_TNL_ARP_REFUSED_RATE, "arp refused over rate" },
-    { PMD_TNL_ARP_REFUSED_FULL, "arp refused table full" },
-    { PMD_TNL_NH_REFRESHES, "next hop cache refreshes" },
-};
-
 /* The software offload counters, as gso-stats-show names them. */
 static const struct named_counter gso_counters[] = {
     { PMD_GSO_PACKETS, "packets segmented" },
@@ -390,8 +353,7 @@ format_tunnel_stats(struct ds *s, const struct datapath *dp)
 {
     tunnel_neigh_format(s, dp);
     tunnel_nexthops_format(s, dp->tunnel_nexthops);
-    format_named_thread_counters(s, dp, tunnel_counters,
-                                 ARRAY_SIZE(tunnel_counters));
+    format_thread_counters(s, dp, vport_tunnel_counters(dp->tunnel));
     ds_put_cstr(s, "gro:\n");
     vport_tunnel_format_gro_stats(s, dp, NULL);
 }

@@ -86,12 +86,15 @@ thread_counters_clear(struct thread_counters *tc, size_t thread)
 }
 
 /* Appends "  NAME: VALUE\n" for each of 'values' (n_counters elements, as
- * thread_counters_read() gives them), in the order of the names. */
+ * thread_counters_read() gives them), in the order of the names, leaving
+ * out the counters whose name is NULL. */
 void
 thread_counters_format(struct ds *s, const struct thread_counters *tc,
                        const uint64_t *values)
 {
     for (size_t i = 0; i < tc->n_counters; i++) {
-        ds_put_format(s, "  %s: %"PRIu64"\n", tc->names[i], values[i]);
+        if (tc->names[i]) {
+            ds_put_format(s, "  %s: %"PRIu64"\n", tc->names[i], values[i]);
+        }
     }
 }

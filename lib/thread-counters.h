@@ -36,7 +36,8 @@
  *         FOO_N_COUNTERS
  *     };
  *
- * and passes the names, in that order, to thread_counters_create().
+ * and passes the names, in that order, to thread_counters_create().  A NULL
+ * name is a counter never printed (e.g. a 0 that means "no counter").
  *
  * Who owns what: row 'i' is written only by the forwarding thread whose
  * index is 'i' (thread_counters_add(), relaxed atomics), and read by anyone.

@@ -60,7 +60,7 @@ vport_ipip_outer_header(struct dp_packet *packet)
 
 /* Checks 'ip', the outer IPv4 header of 'packet' that
  * vport_ipip_outer_header() returned: see vport_tunnel_check_outer(). */
-enum pmd_counter
+enum vport_tunnel_counter
 vport_ipip_check_outer(const struct dp_packet *packet,
                        const struct ip_header *ip)
 {
@@ -73,7 +73,7 @@ vport_ipip_check_outer(const struct dp_packet *packet,
  * 'rx_port').  Returns 0, or the counter to drop it with; the packet may
  * then have been modified (its inner ECN field) but is still the caller's
  * to free. */
-enum pmd_counter
+enum vport_tunnel_counter
 vport_ipip_decapsulate(struct dp_packet *packet, const struct ip_header *outer,
                        odp_port_t port_no, odp_port_t rx_port)
 {
@@ -83,13 +83,13 @@ vport_ipip_decapsulate(struct dp_packet *packet, const struct ip_header *outer,
     struct flow_tnl *tnl;
 
     if (inner_len < IP_HEADER_LEN) {
-        return inner_len ? PMD_TNL_DROP_TRUNCATED : PMD_TNL_DROP_NOT_IPV4;
+        return inner_len ? VPORT_TNL_DROP_TRUNCATED : VPORT_TNL_DROP_NOT_IPV4;
     }
     if (IP_VER(inner->ip_ihl_ver) != 4) {
-        return PMD_TNL_DROP_NOT_IPV4;
+        return VPORT_TNL_DROP_NOT_IPV4;
     }
     if (!vport_tunnel_ecn_decapsulate(inner, outer->ip_tos)) {
-        return PMD_TNL_DROP_ECN;
+        return VPORT_TNL_DROP_ECN;
     }
 
     vport_tunnel_init_metadata(packet, port_no, rx_port);
@@ -118,7 +118,7 @@ vport_ipip_decapsulate(struct dp_packet *packet, const struct ip_header *outer,
 static struct dp_packet *
 ipip_decapsulate(struct netdev *netdev OVS_UNUSED, struct dp_packet *packet,
                  const struct ip_header *outer, odp_port_t port_no,
-                 odp_port_t rx_port, enum pmd_counter *drop)
+                 odp_port_t rx_port, enum vport_tunnel_counter *drop)
 {
     *drop = vport_ipip_decapsulate(packet, outer, port_no, rx_port);
     if (*drop) {

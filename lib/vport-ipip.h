@@ -32,7 +32,7 @@
  * touch nothing but the packet. */
 
 #include "openvswitch/types.h"
-#include "pmd.h"
+#include "vport-tunnel.h"
 
 struct dp_packet;
 struct ip_header;
@@ -41,9 +41,9 @@ struct ip_header;
 extern const struct vport_tunnel_ops vport_ipip_ops;
 
 struct ip_header *vport_ipip_outer_header(struct dp_packet *);
-enum pmd_counter vport_ipip_check_outer(const struct dp_packet *,
+enum vport_tunnel_counter vport_ipip_check_outer(const struct dp_packet *,
                                         const struct ip_header *outer);
-enum pmd_counter vport_ipip_decapsulate(struct dp_packet *,
+enum vport_tunnel_counter vport_ipip_decapsulate(struct dp_packet *,
                                         const struct ip_header *outer,
                                         odp_port_t port_no,
                                         odp_port_t rx_port);
