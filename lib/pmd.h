@@ -74,7 +74,7 @@ enum pmd_counter {
     PMD_DROP_ACTION_SHORT,      /* Dropped: shorter than a header its
                                  * actions write (dp-actions-guard.h). */
 
-    /* Tunnel vports (vport-tunnel.c). */
+    /* Tunnel vports (vport-tunnel*.c). */
     PMD_TNL_RX_DECAP,           /* Packets decapsulated. */
     PMD_TNL_RX_FRAGMENTS,       /* Outer fragments given to reassembly. */
     PMD_TNL_RX_REASSEMBLED,     /* Outer datagrams reassembled. */

@@ -46,6 +46,12 @@
  * between the outer IPv4 header and the inner packet (vport-ipip.c,
  * vport-vxlan.c, vport-gre.c, vport-geneve.c).
  *
+ * One job per file: the endpoint table and classification in
+ * vport-tunnel-endpoints.c, receive in vport-tunnel-rx.c, transmit in
+ * vport-tunnel-tx.c, the GRO counters' formatter in vport-tunnel-format.c;
+ * vport-tunnel.c holds the types' ops, a vport's life and the helpers they
+ * share (vport-tunnel-private.h).
+ *
  * Who owns what: the endpoint table is built by the main thread and read by
  * the forwarding threads under RCU, taking no reference; each thread owns
  * its receive cell of each vport, its reassembly table, its fragment

@@ -1,0 +1,124 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef VPORT_TUNNEL_PRIVATE_H
+#define VPORT_TUNNEL_PRIVATE_H 1
+
+/* What the files of the tunnel layer (vport-tunnel.c, vport-tunnel-*.c)
+ * share and nothing else sees: a vport's per-thread receive cells, a
+ * forwarding thread's state of the layer, and the helpers that more than
+ * one of those files calls.  vport-tunnel.h says who owns what. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dp-packet.h"
+#include "netdev-ipip.h"
+#include "openvswitch/types.h"
+#include "ovs-rcu.h"
+#include "pmd.h"
+#include "util.h"
+#include "vport-tunnel.h"
+
+struct gro_cell;
+
+/* One thread's receive state for one vport.  Written only by the thread
+ * whose index it has; padded to whole cache lines so that threads do not
+ * share a line. */
+struct vport_tunnel_rx {
+    PADDED_MEMBERS(CACHE_LINE_SIZE,
+        struct vport_tunnel *vport; /* Owner. */
+
+        /* Created by the owning thread at its first GRO packet; NULL until
+         * then.  Read by the main thread for its counters. */
+        OVSRCU_TYPE(struct gro_cell *) gro;
+
+        struct dp_packet_batch plain; /* Decapsulated, not for GRO. */
+        bool active;                /* In the thread's 'active_tunnels'. */
+        struct vport_tunnel_rx *next_active; /* Next in that list. */
+        unsigned int level;         /* How many times the packets it holds
+                                     * were decapsulated in a row, at most:
+                                     * the thread forwards them at this
+                                     * 'tunnel_nesting'.  0 while empty. */
+    );
+};
+
+/* The datapath side of one tunnel port. */
+struct vport_tunnel {
+    struct dp_port *port;           /* The port; its netdev is a tunnel. */
+    const struct vport_tunnel_ops *ops; /* Its type. */
+    ovs_be16 udp_port;              /* UDP destination port, for the UDP
+                                     * types; set by the main thread before
+                                     * the port is published. */
+    size_t n_threads;               /* Elements in 'rx'. */
+    struct vport_tunnel_rx *rx;     /* One per forwarding thread. */
+    const void *config_seen;        /* Main thread: the netdev config the
+                                     * endpoint table was built from. */
+};
+
+/* Slots in a thread's table of fragment verdicts: a power of two.  A
+ * thread has this many UDP or GRE datagrams to local addresses in flight
+ * at once, fragmented, before a verdict is lost, which costs only a copy
+ * of a later fragment. */
+#define FRAG_VERDICTS 64
+
+/* What the first fragment of a UDP or GRE datagram to a local address said:
+ * whether the datagram is a tunnel's, so that its later fragments, which
+ * carry no UDP or GRE header, are held for reassembly or delivered at
+ * once. */
+struct frag_verdict {
+    ovs_be32 src;                   /* Outer source. */
+    ovs_be32 dst;                   /* Outer destination. */
+    ovs_be16 id;                    /* IP ID. */
+    uint8_t proto;                  /* IP protocol. */
+    bool ours;                      /* A tunnel's? */
+    long long int expires;          /* When it lapses, in ms; 0: unused. */
+};
+
+/* A forwarding thread's own state of the tunnel layer.  Written only by
+ * that thread. */
+struct vport_tunnel_thread {
+    struct frag_verdict verdicts[FRAG_VERDICTS];
+
+    /* ICMP "fragmentation needed" token bucket, as Linux's
+     * icmp_global_allow(): 'icmp_credit' messages may be sent now; it
+     * grows by ICMP_RATE_PER_SEC a second up to ICMP_BURST. */
+    uint32_t icmp_credit;
+    long long int icmp_stamp;       /* When last refilled, in ms; 0: never,
+                                     * the bucket starts full. */
+};
+
+/* vport-tunnel.c. */
+struct vport_tunnel_thread *vport_tunnel_thread_state(struct pmd_thread *);
+void vport_tunnel_drop(struct pmd_thread *, struct vport_tunnel *,
+                       struct dp_packet *, enum pmd_counter reason,
+                       enum netdev_ipip_counter port_counter);
+void vport_tunnel_port_count(struct pmd_thread *, struct vport_tunnel *,
+                             enum netdev_ipip_counter, uint64_t n);
+
+/* vport-tunnel-endpoints.c. */
+struct vport_tunnel *vport_tunnel_find_endpoint(
+    const struct vport_tunnel_endpoints *, uint8_t proto, const uint8_t *l4,
+    size_t l4_len, ovs_be32 src, ovs_be32 dst);
+
+/* vport-tunnel-rx.c. */
+bool vport_tunnel_rx_nesting_ok(struct pmd_thread *, struct vport_tunnel *,
+                                struct dp_packet *);
+void vport_tunnel_rx_enqueue(struct pmd_thread *, struct vport_tunnel *,
+                             struct dp_packet *);
+
+#endif /* vport-tunnel-private.h */

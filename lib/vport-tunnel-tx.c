@@ -1,0 +1,544 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* The transmit side of the tunnel layer: software segmentation, the outer
+ * IPv4 header, the route, the neighbour cache, outer fragmentation, ICMP
+ * "fragmentation needed" and the hand-off to the underlay bridge. */
+
+#include <config.h>
+#include "vport-tunnel.h"
+
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
+#include "csum.h"
+#include "datapath.h"
+#include "dp-input.h"
+#include "dp-packet.h"
+#include "dp-port.h"
+#include "flow.h"
+#include "gso.h"
+#include "ip-fragment.h"
+#include "netdev.h"
+#include "netdev-ipip.h"
+#include "netdev-native-tnl.h"
+#include "openvswitch/vlog.h"
+#include "ovs-router.h"
+#include "packets.h"
+#include "pmd.h"
+#include "tso-segsz.h"
+#include "tunnel-neigh.h"
+#include "tunnel-nexthop.h"
+#include "util.h"
+#include "vport-tunnel-private.h"
+
+VLOG_DEFINE_THIS_MODULE(vport_tunnel_tx);
+
+/* Default outer TTL when the tunnel metadata carries none, as Linux's
+ * ip_tunnel uses the route's hop limit (64 by default). */
+#define TUNNEL_DEFAULT_TTL 64
+
+/* Linux's defaults for ICMP errors (net.ipv4.icmp_msgs_per_sec and
+ * icmp_msgs_burst): a thread sends at most this many "fragmentation
+ * needed" a second, after a burst of ICMP_BURST. */
+#define ICMP_RATE_PER_SEC 1000
+#define ICMP_BURST 50
+
+/* Rate limit of the error logs of the forwarding threads. */
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+/* Returns the outer UDP source port for 'packet', an inner packet about to
+ * be encapsulated: from its RSS hash, or else a hash of its 5-tuple, mapped
+ * into OVS's tunnel source port range (ovs-appctl tnl/egress_port_range), so
+ * that the underlay's ECMP and the receiver's RSS spread the inner flows as
+ * Linux's udp_flow_src_port() does. */
+ovs_be16
+vport_tunnel_udp_src_port(struct dp_packet *packet)
+{
+    if (!dp_packet_rss_valid(packet)) {
+        struct flow flow;
+
+        flow_extract(packet, &flow);
+        dp_packet_set_rss_hash(packet, flow_hash_5tuple(&flow, 0));
+    }
+    return netdev_tnl_get_src_port(packet);
+}
+
+/* Where an encapsulated packet leaves: the underlay bridge's local port,
+ * its MAC and MTU, the next hop's MAC and the outer source address. */
+struct underlay {
+    ovs_be32 dst;                   /* Tunnel destination it was found for. */
+    ovs_be32 src;                   /* Source address from the route. */
+    struct dp_port *port;           /* Underlay bridge's local port. */
+    struct eth_addr port_mac;       /* That port's MAC: the outer source. */
+    int mtu;                        /* That port's MTU. */
+    struct eth_addr nh_mac;         /* Next hop's MAC. */
+};
+
+/* Resolves how 't' reaches tunnel destination 'dst' with packet mark
+ * 'mark' into 'u'.  Returns 0, or the counter to drop the packet with.  All
+ * lookups are lock-free and take no reference: the router's classifier and
+ * the neighbour cache are RCU-protected, and the port stays valid until 't'
+ * quiesces. */
+static enum pmd_counter
+resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
+                 struct underlay *u)
+{
+    char out_dev[IFNAMSIZ];
+    struct in6_addr dst6, src6 = in6addr_any, gw6;
+    ovs_be32 nh;
+    int error;
+
+    u->dst = dst;
+    in6_addr_set_mapped_ipv4(&dst6, dst);
+    if (!ovs_router_lookup(mark, &dst6, out_dev, &src6, &gw6)) {
+        return PMD_TNL_DROP_NO_ROUTE;
+    }
+    u->src = in6_addr_get_mapped_ipv4(&src6);
+    u->port = datapath_find_port_by_name(t->dp, out_dev);
+    if (!u->port) {
+        return PMD_TNL_DROP_NO_UNDERLAY;
+    }
+    dp_port_get_link(u->port, &u->port_mac, &u->mtu);
+
+    nh = ipv6_addr_is_set(&gw6) ? in6_addr_get_mapped_ipv4(&gw6) : dst;
+    error = tunnel_nexthop_lookup(t, out_dev, nh, &u->nh_mac);
+    if (error) {
+        /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile). */
+        tunnel_neigh_request(t, u->port, u->port_mac, u->src, nh);
+        if (error != EAGAIN) {
+            return PMD_TNL_DROP_NO_NEIGH;
+        }
+    }
+    return 0;
+}
+
+/* Drops 'packet', output to 'vport' by 't', for 'reason'. */
+static void
+tx_drop(struct pmd_thread *t, struct vport_tunnel *vport,
+        struct dp_packet *packet, enum pmd_counter reason)
+{
+    vport_tunnel_drop(t, vport, packet, reason, NETDEV_IPIP_TX_DROPPED);
+}
+
+/* Makes '*u' the underlay for 'packet''s tunnel destination, reusing it if
+ * the previous packet of the batch had the same ('*have_u').  Returns
+ * false, having dropped 'packet', if there is none. */
+static bool
+get_underlay(struct pmd_thread *t, struct vport_tunnel *vport,
+             struct dp_packet *packet, struct underlay *u, bool *have_u)
+{
+    const struct flow_tnl *tnl = &packet->md.tunnel;
+    enum pmd_counter drop;
+
+    if (*have_u && u->dst == tnl->ip_dst) {
+        return true;
+    }
+    drop = resolve_underlay(t, tnl->ip_dst, packet->md.pkt_mark, u);
+    *have_u = !drop;
+    if (drop) {
+        if (drop != PMD_TNL_DROP_NO_NEIGH) {
+            /* INFO, not WARN: as with the kernel's vports (and OVS's native
+             * tunnels), a missing route is the network's state, not an
+             * error of ours; BFD and CFM over a tunnel hit it by design
+             * until a route exists.  The drop counter says how often. */
+            VLOG_INFO_RL(&rl, "%s: cannot send to "IP_FMT": %s",
+                         netdev_get_name(vport->port->netdev),
+                         IP_ARGS(tnl->ip_dst),
+                         drop == PMD_TNL_DROP_NO_ROUTE
+                         ? "no route"
+                         : "the route's device is not a bridge port");
+        }
+        tx_drop(t, vport, packet, drop);
+    }
+    return *have_u;
+}
+
+/* Returns true if 't' may send an ICMP error now, taking a token from its
+ * bucket, as Linux's icmp_global_allow() does with icmp_msgs_per_sec and
+ * icmp_msgs_burst.  A thread's bucket bounds what a flood of too-big
+ * packets costs it, whoever sends them.  (Linux also limits each
+ * destination, net.ipv4.icmp_ratelimit, with a table of peers; a thread
+ * here has none, and one sender's traffic can only use up its own
+ * thread's tokens.) */
+static bool
+icmp_allowed(struct pmd_thread *t)
+{
+    struct vport_tunnel_thread *tt = vport_tunnel_thread_state(t);
+    long long int elapsed = t->now - tt->icmp_stamp;
+
+    if (!tt->icmp_stamp || elapsed * ICMP_RATE_PER_SEC >= 1000 * ICMP_BURST
+        || elapsed < 0) {
+        tt->icmp_credit = ICMP_BURST;
+        tt->icmp_stamp = t->now ? t->now : 1;
+    } else if (elapsed * ICMP_RATE_PER_SEC >= 1000) {
+        uint32_t tokens = elapsed * ICMP_RATE_PER_SEC / 1000;
+
+        tt->icmp_credit = MIN(ICMP_BURST, tt->icmp_credit + tokens);
+        tt->icmp_stamp += tokens * 1000 / ICMP_RATE_PER_SEC;
+    }
+    if (!tt->icmp_credit) {
+        return false;
+    }
+    tt->icmp_credit--;
+    return true;
+}
+
+/* Answers 'packet', too big for the tunnel's path MTU 'mtu' with DF set,
+ * with an ICMP "fragmentation needed", received back on 'vport' as if from
+ * the tunnel's far end, so that the flows that deliver the tunnel's traffic
+ * take it to the sender, unless 't' is over its ICMP rate limit.  Frees
+ * 'packet'. */
+static void
+send_frag_needed(struct pmd_thread *t, struct vport_tunnel *vport,
+                 struct dp_packet *packet, ovs_be32 local, int mtu)
+{
+    const struct flow_tnl *tnl = &packet->md.tunnel;
+    struct dp_packet *icmp = NULL;
+
+    if (icmp_allowed(t)) {
+        icmp = ip_icmp_frag_needed(packet, local, mtu);
+    } else {
+        pmd_counter_add(t, PMD_TNL_ICMP_SUPPRESSED, 1);
+    }
+    if (icmp && vport_tunnel_rx_nesting_ok(t, vport, icmp)) {
+        struct flow_tnl *rtnl;
+
+        vport_tunnel_init_metadata(icmp, vport->port->port_no,
+                                   packet->md.in_port.odp_port);
+        rtnl = &icmp->md.tunnel;
+        rtnl->ip_src = tnl->ip_dst;
+        rtnl->ip_dst = local;
+        rtnl->ip_ttl = TUNNEL_DEFAULT_TTL;
+        pmd_counter_add(t, PMD_TNL_TX_ICMP_FRAG_NEEDED, 1);
+        vport_tunnel_rx_enqueue(t, vport, icmp);
+    }
+    tx_drop(t, vport, packet, PMD_TNL_DROP_TOO_BIG);
+}
+
+/* The outer header fields that encapsulation takes from the tunnel
+ * metadata, saved before the metadata is reset for the underlay. */
+struct outer_fields {
+    ovs_be32 src;                   /* Outer source address. */
+    ovs_be32 dst;                   /* Outer destination address. */
+    uint8_t tos;                    /* DSCP and ECN. */
+    uint8_t ttl;                    /* 0: the default. */
+    bool df;                        /* Set DF. */
+    bool udp_csum;                  /* Compute the outer UDP checksum. */
+};
+
+/* Puts the outer IPv4 header of protocol 'proto' and the Ethernet header on
+ * 'packet', whose tunnel header is already pushed, to go via 'u'; completes
+ * a UDP header's length and checksum. */
+static void
+push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
+           const struct outer_fields *f, const struct underlay *u)
+{
+    size_t l4_len = dp_packet_size(packet);
+    struct eth_header *eth;
+    struct ip_header *ip;
+
+    ip = dp_packet_push_uninit(packet, IP_HEADER_LEN);
+    ip->ip_ihl_ver = IP_IHL_VER(5, 4);
+    ip->ip_tos = f->tos;
+    ip->ip_tot_len = htons(l4_len + IP_HEADER_LEN);
+    if (f->df) {
+        /* As Linux does for a DF packet with no socket. */
+        ip->ip_id = 0;
+        ip->ip_frag_off = htons(IP_DONT_FRAGMENT);
+    } else {
+        ip->ip_id = htons(t->ip_id_next++);
+        ip->ip_frag_off = 0;
+    }
+    ip->ip_ttl = f->ttl ? f->ttl : TUNNEL_DEFAULT_TTL;
+    ip->ip_proto = proto;
+    put_16aligned_be32(&ip->ip_src, f->src);
+    put_16aligned_be32(&ip->ip_dst, f->dst);
+    ip->ip_csum = 0;
+    ip->ip_csum = csum(ip, IP_HEADER_LEN);
+
+    if (proto == IPPROTO_UDP) {
+        struct udp_header *udp = (struct udp_header *) (ip + 1);
+
+        udp->udp_len = htons(l4_len);
+        udp->udp_csum = 0;
+        if (f->udp_csum) {
+            uint32_t partial = packet_csum_pseudoheader(ip);
+
+            udp->udp_csum = csum_finish(csum_continue(partial, udp, l4_len));
+            if (!udp->udp_csum) {
+                udp->udp_csum = htons(0xffff);
+            }
+        }
+    }
+
+    eth = dp_packet_push_uninit(packet, ETH_HEADER_LEN);
+    eth->eth_dst = u->nh_mac;
+    eth->eth_src = u->port_mac;
+    eth->eth_type = htons(ETH_TYPE_IP);
+
+    packet->packet_type = htonl(PT_ETH);
+    dp_packet_reset_offsets(packet);
+    dp_packet_set_l3(packet, ip);
+}
+
+/* Clears 'packet''s metadata for its trip through the underlay bridge from
+ * local port 'port', keeping the packet mark, as the kernel keeps skb->mark
+ * across a tunnel. */
+static void
+set_underlay_metadata(struct dp_packet *packet, const struct dp_port *port)
+{
+    uint32_t mark = packet->md.pkt_mark;
+    uint32_t priority = packet->md.skb_priority;
+
+    pkt_metadata_init(&packet->md, port->port_no);
+    packet->md.pkt_mark = mark;
+    packet->md.skb_priority = priority;
+}
+
+/* Sink for the outer fragments of one packet: the underlay batch. */
+static void
+flush_underlay(struct dp_packet_batch *batch, void *t_)
+{
+    struct pmd_thread *t = t_;
+    struct dp_packet_batch full = *batch;
+
+    dp_packet_batch_init(batch);
+    dp_input_inject(t, &full);
+}
+
+/* Appends 'packet' to 'underlay', sending the batch first if it is full. */
+static void
+underlay_add(struct pmd_thread *t, struct dp_packet_batch *underlay,
+             struct dp_packet *packet)
+{
+    if (dp_packet_batch_is_full(underlay)) {
+        flush_underlay(underlay, t);
+    }
+    dp_packet_batch_add(underlay, packet);
+}
+
+/* Bytes of the Ethernet and outer IPv4 headers that encapsulation puts in
+ * front of a tunnel's own header. */
+#define TUNNEL_OUTER_HLEN (ETH_HEADER_LEN + IP_HEADER_LEN)
+
+/* Makes room in front of 'packet' for 'push' bytes of headers, so that
+ * pushing them reallocates nothing.  Returns the packet to push them on (a
+ * copy, the original freed, if its buffer could not grow in place), or
+ * NULL, leaving 'packet' to the caller, if the frame would exceed what a
+ * dp_packet holds: an IPv4 datagram has at most 65535 bytes, and OVS 3.1
+ * records a packet's allocation in 16 bits, which a larger one wraps
+ * (dp_packet_resize()), so the whole frame must fit in them. */
+static struct dp_packet *
+make_headroom(struct dp_packet *packet, size_t push)
+{
+    size_t size = dp_packet_size(packet);
+    struct dp_packet *copy;
+
+    if (size + push > UINT16_MAX) {
+        return NULL;
+    }
+    if (dp_packet_headroom(packet) >= push) {
+        return packet;
+    }
+    if ((packet->source == DPBUF_MALLOC || packet->source == DPBUF_STUB)
+        && dp_packet_tailroom(packet) <= UINT16_MAX - size - push) {
+        dp_packet_resize(packet, push, dp_packet_tailroom(packet));
+        return packet;
+    }
+    /* A DPDK or AF_XDP buffer cannot grow (dp_packet_resize() aborts on
+     * it), and a buffer with much tailroom would not fit 16 bits: a copy
+     * with exactly the room needed. */
+    copy = dp_packet_clone_with_headroom(packet, push);
+    dp_packet_delete(packet);
+    return copy;
+}
+
+/* Encapsulates one packet (no TSO mark), output to 'vport', whose tunnel
+ * header is 'hlen' bytes, and adds the result, one frame or its fragments,
+ * to 'underlay'.  '*u' caches the underlay of the previous packet of the
+ * batch. */
+static void
+encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
+                struct dp_packet *packet, size_t hlen, struct underlay *u,
+                bool *have_u, struct dp_packet_batch *underlay)
+{
+    const struct flow_tnl *tnl = &packet->md.tunnel;
+    const struct ip_header *inner;
+    struct dp_packet *roomy;
+    struct outer_fields f;
+    size_t inner_len;
+
+    if (!get_underlay(t, vport, packet, u, have_u)) {
+        return;
+    }
+
+    f.src = tnl->ip_src ? tnl->ip_src : u->src;
+    f.dst = tnl->ip_dst;
+    f.ttl = tnl->ip_ttl;
+    f.df = tnl->flags & FLOW_TNL_F_DONT_FRAGMENT;
+    f.udp_csum = tnl->flags & FLOW_TNL_F_CSUM;
+    f.tos = tnl->ip_tos;
+    inner = vport_tunnel_inner_ipv4(packet);
+    inner_len = dp_packet_size(packet);
+    /* RFC 6040 normal mode, as Linux's INET_ECN_encapsulate(): the outer
+     * header copies the inner ECN field, a CE mark becoming ECT(0). */
+    if (inner && !(f.tos & IP_ECN_MASK)) {
+        uint8_t ecn = inner->ip_tos & IP_ECN_MASK;
+
+        f.tos |= ecn == IP_ECN_CE ? IP_ECN_ECT_0 : ecn;
+    }
+    if (inner_len + hlen + IP_HEADER_LEN > u->mtu) {
+        if (vport->ops->inner_ipv4_only
+            && inner->ip_frag_off & htons(IP_DONT_FRAGMENT)) {
+            send_frag_needed(t, vport, packet, f.src,
+                             u->mtu - IP_HEADER_LEN - hlen);
+            return;
+        }
+        /* The outer packet is fragmented, whatever df_default says, as
+         * Linux's ip_tunnel clears DF for an inner packet without it. */
+        f.df = false;
+    }
+
+    roomy = make_headroom(packet, TUNNEL_OUTER_HLEN + hlen);
+    if (!roomy) {
+        VLOG_DBG_RL(&rl, "%s: dropped a %"PRIuSIZE"-byte packet: "
+                    "encapsulated, it would exceed 65535 bytes",
+                    netdev_get_name(vport->port->netdev), inner_len);
+        tx_drop(t, vport, packet, PMD_TNL_DROP_TOO_LONG);
+        return;
+    }
+    packet = roomy;
+    tnl = &packet->md.tunnel;
+
+    vport_tunnel_port_count(t, vport, NETDEV_IPIP_TX_PACKETS, 1);
+    vport_tunnel_port_count(t, vport, NETDEV_IPIP_TX_BYTES, inner_len);
+    pmd_counter_add(t, PMD_TNL_TX_ENCAP, 1);
+
+    vport->ops->push(packet, tnl, vport->udp_port);
+    set_underlay_metadata(packet, u->port);
+    push_outer(t, packet, vport->ops->ip_proto, &f, u);
+    if (dp_packet_size(packet) - ETH_HEADER_LEN > u->mtu) {
+        struct gso_output out = {
+            .batch = underlay, .flush = flush_underlay, .aux = t,
+        };
+
+        pmd_counter_add(t, PMD_TNL_TX_FRAGMENTED, 1);
+        if (ip_fragment_v4(packet, u->mtu, &out)) {
+            tx_drop(t, vport, packet, PMD_TNL_DROP_TOO_BIG);
+        }
+        return;
+    }
+    underlay_add(t, underlay, packet);
+}
+
+/* Sink for the segments of a TSO packet: each is encapsulated. */
+struct segment_sink {
+    struct pmd_thread *t;           /* The thread that outputs them. */
+    struct vport_tunnel *vport;     /* The tunnel they are output to. */
+    size_t hlen;                    /* Its header length for them. */
+    struct underlay *u;             /* The batch's cached underlay. */
+    bool *have_u;                   /* Is '*u' valid? */
+    struct dp_packet_batch *underlay; /* Where the frames go. */
+};
+
+/* gso_output callback: encapsulates each segment of 'segments' as
+ * 'sink_' (a struct segment_sink) says, and empties the batch. */
+static void
+encapsulate_segments(struct dp_packet_batch *segments, void *sink_)
+{
+    struct segment_sink *sink = sink_;
+    struct dp_packet *segment;
+
+    DP_PACKET_BATCH_FOR_EACH (i, segment, segments) {
+        encapsulate_one(sink->t, sink->vport, segment, sink->hlen, sink->u,
+                        sink->have_u, sink->underlay);
+    }
+    dp_packet_batch_init(segments);
+}
+
+/* Encapsulates each packet of 'batch', output to tunnel port 'port' by 't',
+ * and sends the frames into the underlay bridge.  Takes ownership of the
+ * packets.  A packet marked for TCP segmentation is segmented first, and
+ * each segment encapsulated: the underlay sees ordinary tunnel packets,
+ * which any receiver and any netdev take. */
+void
+vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
+                  struct dp_packet_batch *batch)
+{
+    struct vport_tunnel *vport = port->tunnel;
+    struct dp_packet_batch underlay;
+    struct dp_packet *packet;
+    struct underlay u;
+    bool have_u = false;
+
+    dp_packet_batch_init(&underlay);
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        const struct flow_tnl *tnl = &packet->md.tunnel;
+        size_t hlen;
+
+        if (!vport->ops->prepare(packet, &hlen) || !tnl->ip_dst) {
+            tx_drop(t, vport, packet, PMD_TNL_DROP_TX_INVALID);
+            continue;
+        }
+        if (dp_packet_hwol_is_tso(packet)) {
+            struct segment_sink sink = {
+                .t = t, .vport = vport, .hlen = hlen, .u = &u,
+                .have_u = &have_u, .underlay = &underlay,
+            };
+            struct dp_packet_batch segments;
+            struct gso_output out = {
+                .batch = &segments, .flush = encapsulate_segments,
+                .aux = &sink,
+            };
+            const struct ip_header *inner;
+            size_t inner_l2;
+            uint16_t segsz;
+
+            if (!get_underlay(t, vport, packet, &u, &have_u)) {
+                continue;
+            }
+            inner = vport_tunnel_inner_ipv4(packet);
+            inner_l2 = inner ? (const char *) inner
+                               - (const char *) dp_packet_data(packet) : 0;
+            /* Segments no larger than the sender's, as GRO recorded them,
+             * and small enough for the tunnel's path MTU once inside the
+             * inner Ethernet, tunnel and outer IPv4 headers. */
+            segsz = gso_segsz_for_mtu(packet, u.mtu - IP_HEADER_LEN - hlen
+                                              - inner_l2);
+            if (tso_segsz_get(packet)) {
+                segsz = MIN(segsz, tso_segsz_get(packet));
+            }
+            dp_packet_batch_init(&segments);
+            if (!gso_segment(packet, segsz, &out, &t->gso_stats)) {
+                encapsulate_segments(&segments, &sink);
+            }
+            continue;
+        }
+        /* A partial checksum (from a tap's vnet header) cannot be left to
+         * the underlay once the packet is inside another header. */
+        if (dp_packet_hwol_l4_mask(packet)
+            && !gso_complete_csum_or_drop(packet, &t->gso_stats)) {
+            continue;
+        }
+        encapsulate_one(t, vport, packet, hlen, &u, &have_u, &underlay);
+    }
+    dp_packet_batch_init(batch);
+    if (!dp_packet_batch_is_empty(&underlay)) {
+        dp_input_inject(t, &underlay);
+    }
+}
