@@ -82,8 +82,6 @@ datapath_create(const char *name, const struct dpif_class *class,
     /* One slot per possible PMD thread, plus the non-PMD context. */
     dp->n_thread_slots = n_cores + 1;
     dp->table = flow_table_create(dp->n_thread_slots);
-    dp->flow_limit = flow_table_set_max(dp->table,
-                                        OFPROTO_FLOW_LIMIT_DEFAULT);
     dp->meters = dp_meter_table_create(dp->n_thread_slots);
 
     fat_rwlock_init(&dp->upcall_rwlock);
@@ -96,8 +94,12 @@ datapath_create(const char *name, const struct dpif_class *class,
     ovsthread_key_create(&dp->self_key, NULL);
     ovsrcu_set(&dp->threads[0], pmd_thread_create_non_pmd(dp));
 
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    dp->flow_limit = flow_table_set_max(dp->table,
+                                        OFPROTO_FLOW_LIMIT_DEFAULT);
     dp->max_sleep_us = PMD_DEFAULT_MAX_SLEEP_US;
     dp->emc_insert_inv_prob = DEFAULT_EMC_INSERT_INV_PROB;
+    ovs_mutex_unlock(&dp->reconfig_mutex);
     dp_ipf_init(dp);
     dp->tunnel = vport_tunnel_table_create(dp->n_thread_slots);
     dp->tunnel_neigh = tunnel_neigh_create(dp->n_thread_slots);
@@ -113,8 +115,7 @@ datapath_create(const char *name, const struct dpif_class *class,
      * (ovsthread_key_create() above, and the threads conntrack starts)
      * with the write lock held would take the two mutexes in both orders
      * (a lock-order inversion ThreadSanitizer found). */
-    fat_rwlock_wrlock(&dp->upcall_rwlock);
-    dp->upcalls_disabled = true;
+    datapath_disable_upcalls(dp);
 
     dp->reconfigure_seq = seq_create();
     dp->last_reconfigure_seq = seq_read(dp->reconfigure_seq);
@@ -127,6 +128,32 @@ datapath_create(const char *name, const struct dpif_class *class,
     }
     *dpp = dp;
     return 0;
+}
+
+/* Upcalls are disabled while the main thread holds 'upcall_rwlock' for
+ * writing, from one of these calls to the next.  The thread-safety analysis
+ * cannot follow a lock held across calls, and not taken or released at
+ * all when 'upcalls_disabled' already says so: hence
+ * OVS_NO_THREAD_SAFETY_ANALYSIS on the two functions that hold that
+ * knowledge, and nowhere else. */
+void
+datapath_disable_upcalls(struct datapath *dp)
+    OVS_NO_THREAD_SAFETY_ANALYSIS
+{
+    if (!dp->upcalls_disabled) {
+        fat_rwlock_wrlock(&dp->upcall_rwlock);
+        dp->upcalls_disabled = true;
+    }
+}
+
+void
+datapath_enable_upcalls(struct datapath *dp)
+    OVS_NO_THREAD_SAFETY_ANALYSIS
+{
+    if (dp->upcalls_disabled) {
+        dp->upcalls_disabled = false;
+        fat_rwlock_unlock(&dp->upcall_rwlock);
+    }
 }
 
 /* Removes 'port' from 'dp''s port map.  The caller frees it once no thread
@@ -152,10 +179,7 @@ datapath_free(struct datapath *dp)
 
     /* A thread that exits drops its slot of 'upcall_rwlock', which it cannot
      * do while this thread holds the lock for writing. */
-    if (dp->upcalls_disabled) {
-        dp->upcalls_disabled = false;
-        fat_rwlock_unlock(&dp->upcall_rwlock);
-    }
+    datapath_enable_upcalls(dp);
 
     ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 1; i < dp->n_thread_slots; i++) {
@@ -172,6 +196,8 @@ datapath_free(struct datapath *dp)
         dp_port_destroy(port);
     }
     vport_tunnel_publish_endpoints(dp);
+    free(dp->pmd_cmask);
+    free(dp->rejected_cmask);
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     flow_table_destroy(dp->table);
@@ -193,8 +219,6 @@ datapath_free(struct datapath *dp)
     seq_destroy(dp->port_seq);
     seq_destroy(dp->reconfigure_seq);
     ovs_mutex_destroy(&dp->reconfig_mutex);
-    free(dp->pmd_cmask);
-    free(dp->rejected_cmask);
     free(dp->name);
     free(dp);
 }

@@ -111,9 +111,10 @@ struct datapath {
     struct dp_conntrack *conntrack;
 
     /* Upcalls: readers are the forwarding threads that miss; the write lock
-     * is held while upcalls are disabled. */
+     * is held while upcalls are disabled (datapath_disable_upcalls()). */
     struct fat_rwlock upcall_rwlock;
-    bool upcalls_disabled;      /* Main thread holds 'upcall_rwlock'. */
+    bool upcalls_disabled;      /* Main thread only: it holds the write
+                                 * lock of 'upcall_rwlock'. */
     upcall_callback *upcall_cb;
     void *upcall_aux;
 
@@ -133,11 +134,13 @@ struct datapath {
     ovsthread_key_t self_key;   /* The calling PMD thread, if any. */
 
     /* Configuration, from other_config, under 'reconfig_mutex'. */
-    char *pmd_cmask;            /* pmd-cpu-mask, or NULL for the default. */
-    char *rejected_cmask;       /* Last invalid pmd-cpu-mask, logged once. */
-    int max_sleep_us;           /* pmd-maxsleep. */
-    unsigned int emc_insert_inv_prob; /* emc-insert-inv-prob. */
-    size_t flow_limit;          /* flow-limit, as the table applies it. */
+    char *pmd_cmask OVS_GUARDED;      /* pmd-cpu-mask, or NULL: default. */
+    char *rejected_cmask OVS_GUARDED; /* Last invalid pmd-cpu-mask, logged
+                                       * once. */
+    int max_sleep_us OVS_GUARDED;     /* pmd-maxsleep. */
+    unsigned int emc_insert_inv_prob OVS_GUARDED; /* emc-insert-inv-prob. */
+    size_t flow_limit OVS_GUARDED;    /* flow-limit, as the table applies
+                                       * it. */
 
     /* A megaflow hit is copied into the thread's exact-match cache when a
      * random 32-bit number is at most this; 0 disables the cache.  Read by
@@ -161,17 +164,28 @@ datapath_thread(const struct datapath *dp, size_t index)
 struct dp_port *datapath_lookup_port(const struct datapath *, odp_port_t);
 struct dp_port *datapath_find_port_by_name(const struct datapath *,
                                            const char *name);
-int datapath_add_port(struct datapath *, const char *name, const char *type,
-                      odp_port_t *);
-int datapath_del_port(struct datapath *, odp_port_t);
 
-int datapath_set_config(struct datapath *, const struct smap *);
-int datapath_set_port_config(struct datapath *, odp_port_t,
-                             const struct smap *);
-void datapath_run(struct datapath *);
-void datapath_wait(struct datapath *);
+/* These take 'reconfig_mutex' themselves. */
+int datapath_add_port(struct datapath *dp, const char *name,
+                      const char *type, odp_port_t *)
+    OVS_EXCLUDED(dp->reconfig_mutex);
+int datapath_del_port(struct datapath *dp, odp_port_t)
+    OVS_EXCLUDED(dp->reconfig_mutex);
+int datapath_set_config(struct datapath *dp, const struct smap *)
+    OVS_EXCLUDED(dp->reconfig_mutex);
+int datapath_set_port_config(struct datapath *dp, odp_port_t,
+                             const struct smap *)
+    OVS_EXCLUDED(dp->reconfig_mutex);
+void datapath_run(struct datapath *dp)
+    OVS_EXCLUDED(dp->reconfig_mutex, dp->non_pmd_mutex);
+void datapath_wait(struct datapath *dp) OVS_EXCLUDED(dp->non_pmd_mutex);
 void datapath_request_reconfigure(struct datapath *);
 void datapath_clear_thread_counters(struct datapath *dp, size_t index)
     OVS_REQUIRES(dp->reconfig_mutex);
+
+/* Main thread: upcalls are disabled by holding 'upcall_rwlock' for writing,
+ * as in dpif-netdev.  Enabling or disabling twice in a row is harmless. */
+void datapath_enable_upcalls(struct datapath *);
+void datapath_disable_upcalls(struct datapath *);
 
 #endif /* datapath.h */

@@ -742,12 +742,38 @@ flow_get(struct datapath *dp, const struct dpif_flow_get *get)
     return 0;
 }
 
+/* Runs 'execute''s actions on a copy of its packet, as thread 't', and
+ * swaps the result back into the caller's packet. */
+static void
+execute_as(struct pmd_thread *t, struct dpif_execute *execute)
+{
+    struct dp_packet *packet = execute->packet;
+    struct dp_packet_batch batch;
+
+    /* Packets that did not come through the datapath (packet-out, BFD...)
+     * have no RSS hash yet; actions such as hash need one. */
+    if (!dp_packet_rss_valid(packet)) {
+        dp_packet_set_rss_hash(packet, flow_hash_5tuple(execute->flow, 0));
+    }
+
+    /* The caller keeps 'packet' and may expect to see the actions' changes,
+     * so execute on a copy and swap it back. */
+    dp_packet_batch_init_packet(&batch, dp_packet_clone(packet));
+    dp_actions_execute_for(t, &batch, false, execute->flow,
+                           execute->actions, execute->actions_len);
+    dp_input_finish_round(t);
+
+    if (dp_packet_batch_size(&batch) == 1) {
+        dp_packet_swap(packet, batch.packets[0]);
+    }
+    dp_packet_delete_batch(&batch, true);
+}
+
 static int
 execute(struct datapath *dp, struct dpif_execute *execute)
 {
     struct dp_packet *packet = execute->packet;
     struct pmd_thread *t = pmd_thread_self(dp);
-    struct dp_packet_batch batch;
 
     if (dp_packet_size(packet) < ETH_HEADER_LEN
         || dp_packet_size(packet) > UINT16_MAX) {
@@ -767,32 +793,16 @@ execute(struct datapath *dp, struct dpif_execute *execute)
         return EINVAL;
     }
 
-    if (!t) {
+    if (t) {
+        execute_as(t, execute);
+    } else {
+        /* Not a forwarding thread: borrow the non-PMD context. */
         ovs_mutex_lock(&dp->non_pmd_mutex);
         t = datapath_thread(dp, 0);
         t->now = time_msec();
-    }
-
-    /* Packets that did not come through the datapath (packet-out, BFD...)
-     * have no RSS hash yet; actions such as hash need one. */
-    if (!dp_packet_rss_valid(packet)) {
-        dp_packet_set_rss_hash(packet, flow_hash_5tuple(execute->flow, 0));
-    }
-
-    /* The caller keeps 'packet' and may expect to see the actions' changes,
-     * so execute on a copy and swap it back. */
-    dp_packet_batch_init_packet(&batch, dp_packet_clone(packet));
-    dp_actions_execute_for(t, &batch, false, execute->flow,
-                           execute->actions, execute->actions_len);
-    dp_input_finish_round(t);
-    if (t->index == 0) {
+        execute_as(t, execute);
         ovs_mutex_unlock(&dp->non_pmd_mutex);
     }
-
-    if (dp_packet_batch_size(&batch) == 1) {
-        dp_packet_swap(packet, batch.packets[0]);
-    }
-    dp_packet_delete_batch(&batch, true);
     return 0;
 }
 
@@ -826,8 +836,8 @@ dpif_percpu_operate(struct dpif *dpif, struct dpif_op **ops, size_t n_ops,
 struct percpu_flow_dump {
     struct dpif_flow_dump up;
     struct ovs_mutex mutex;         /* Guards 'position' and 'done'. */
-    struct cmap_position position;
-    bool done;
+    struct cmap_position position OVS_GUARDED;
+    bool done OVS_GUARDED;
 };
 
 struct percpu_flow_dump_thread {
@@ -939,23 +949,13 @@ dpif_percpu_register_upcall_cb(struct dpif *dpif, upcall_callback *cb,
 static void
 dpif_percpu_enable_upcall(struct dpif *dpif)
 {
-    struct datapath *dp = get_datapath(dpif);
-
-    if (dp->upcalls_disabled) {
-        dp->upcalls_disabled = false;
-        fat_rwlock_unlock(&dp->upcall_rwlock);
-    }
+    datapath_enable_upcalls(get_datapath(dpif));
 }
 
 static void
 dpif_percpu_disable_upcall(struct dpif *dpif)
 {
-    struct datapath *dp = get_datapath(dpif);
-
-    if (!dp->upcalls_disabled) {
-        fat_rwlock_wrlock(&dp->upcall_rwlock);
-        dp->upcalls_disabled = true;
-    }
+    datapath_disable_upcalls(get_datapath(dpif));
 }
 
 /* Maps an OpenFlow queue to the packet priority that set_queue sets, as

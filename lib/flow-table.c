@@ -58,8 +58,9 @@ struct flow_table {
 
     struct cmap by_ufid;        /* All megaflows, by UFID. */
     size_t n_stats_slots;       /* Forwarding-thread slots per megaflow. */
-    size_t max_flows;           /* flow_table_insert() refuses to go beyond
-                                 * this many megaflows.  Under 'mutex'. */
+    size_t max_flows OVS_GUARDED; /* flow_table_insert() refuses to go
+                                   * beyond this many megaflows.  Under
+                                   * 'mutex'. */
 };
 
 static void megaflow_free(struct megaflow *);
@@ -82,7 +83,9 @@ flow_table_create(size_t n_stats_slots)
     atomic_init(&table->subtables_version, 0);
     cmap_init(&table->by_ufid);
     table->n_stats_slots = n_stats_slots;
+    ovs_mutex_lock(&table->mutex);
     table->max_flows = FLOW_TABLE_MAX_FLOWS;
+    ovs_mutex_unlock(&table->mutex);
     return table;
 }
 

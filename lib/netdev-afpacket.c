@@ -74,9 +74,9 @@ struct netdev_afpacket {
 
     /* Requested configuration: written by set_config and set_tx_multiq,
      * guarded by 'base.mutex', applied by reconfigure. */
-    int requested_n_rxq;
-    struct afpacket_ring_config requested_ring;
-    int requested_n_txq;
+    int requested_n_rxq OVS_GUARDED;
+    struct afpacket_ring_config requested_ring OVS_GUARDED;
+    int requested_n_txq OVS_GUARDED;
 
     /* Applied configuration and the sockets.  Replaced only by reconfigure,
      * in the main thread while no thread polls or sends on the port, under
@@ -149,12 +149,14 @@ afpacket_construct(struct netdev *netdev)
     if (error) {
         return error;
     }
+    ovs_mutex_lock(&dev->base.mutex);
     dev->requested_n_rxq = AFPACKET_DEFAULT_N_RXQ;
     dev->requested_ring.mode = AFPACKET_DEFAULT_RX_MODE;
     dev->requested_ring.block_size = AFPACKET_DEFAULT_BLOCK_SIZE;
     dev->requested_ring.n_blocks = (AFPACKET_DEFAULT_RING_SIZE
                                     / AFPACKET_DEFAULT_BLOCK_SIZE);
     dev->requested_n_txq = 1;
+    ovs_mutex_unlock(&dev->base.mutex);
     dev->fanout_id = -1;
     netdev->n_rxq = 0;
     netdev->n_txq = 0;

@@ -12,7 +12,10 @@
 #      (so our module) are missing;
 #   4. the DPDK build (build.sh --with-dpdk, in _build-dpdk) and its DPDK
 #      port test, with hugepages the test reserves and releases;
-#   5. the AddressSanitizer and UndefinedBehaviorSanitizer build
+#   5. the clang build with -Wthread-safety -Werror (build.sh
+#      --with-thread-safety, in _build-clang), which checks the locking
+#      annotations; build only, about a minute;
+#   6. the AddressSanitizer and UndefinedBehaviorSanitizer build
 #      (build.sh --with-sanitizers, in _build-asan) and, under it, our
 #      dummy-port tests and the fault tests under traffic (keyword faults:
 #      LeakSanitizer checks each daemon as it exits), failing on any
@@ -48,6 +51,10 @@ echo "run-tests: kernel step: $(($(date +%s) - kernel_start)) s"
 
 ./utilities/build.sh --with-dpdk
 (cd _build-dpdk && make check TESTSUITEFLAGS="-k dpdk") || failed=1
+
+clang_start=$(date +%s)
+./utilities/build.sh --with-thread-safety || failed=1
+echo "run-tests: thread-safety build: $(($(date +%s) - clang_start)) s"
 
 if [ "${OVS_PERCPU_SANITIZERS:-yes}" != no ]; then
     ./utilities/build.sh --with-sanitizers
