@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dp-conntrack.h"
+#include "dp-gso.h"
 #include "dp-ipf.h"
 #include "dp-meter.h"
 #include "dp-port.h"
@@ -105,6 +106,7 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp->tunnel_neigh = tunnel_neigh_create(dp->n_thread_slots);
     dp->tunnel_nexthops = tunnel_nexthops_create(dp->n_thread_slots);
     dp->conntrack = dp_conntrack_create(dp->n_thread_slots);
+    dp->gso = dp_gso_create(dp->n_thread_slots);
     atomic_init(&dp->emc_insert_min,
                 UINT32_MAX / DEFAULT_EMC_INSERT_INV_PROB);
 
@@ -208,6 +210,7 @@ datapath_free(struct datapath *dp)
     tunnel_neigh_destroy(dp->tunnel_neigh);
     tunnel_nexthops_destroy(dp->tunnel_nexthops);
     dp_conntrack_destroy(dp->conntrack);
+    dp_gso_destroy(dp->gso);
     free(dp->threads);
     ovsthread_key_delete(dp->self_key);
     ovs_mutex_destroy(&dp->non_pmd_mutex);
@@ -570,6 +573,7 @@ datapath_clear_thread_counters(struct datapath *dp, size_t index)
     }
     thread_counters_clear(dp_conntrack_counters(dp->conntrack), index);
     thread_counters_clear(vport_tunnel_counters(dp->tunnel), index);
+    dp_gso_clear(dp->gso, index);
 }
 
 /* Asks the main thread to reconfigure 'dp' at its next datapath_run(). */

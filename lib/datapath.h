@@ -44,6 +44,7 @@ struct dp_port;
 struct flow_table;
 struct vport_tunnel_endpoints;
 struct vport_tunnel_table;
+struct dp_gso;
 struct dp_ipf_config;
 struct dp_meter_table;
 struct pmd_thread;
@@ -105,6 +106,10 @@ struct datapath {
      * RCU.  'ipf_rejected' is the last invalid setting, logged once. */
     OVSRCU_TYPE(struct dp_ipf_config *) ipf_config;
     char *ipf_rejected;
+
+    /* Each thread's software segmentation accounts (dp-gso.h): created and
+     * destroyed with the datapath. */
+    struct dp_gso *gso;
 
     /* The connection tracker (dp-conntrack.h): created and destroyed with
      * the datapath, used by every forwarding thread. */

@@ -20,6 +20,7 @@
 #include "datapath.h"
 #include "dp-input.h"
 #include "dp-conntrack.h"
+#include "dp-gso.h"
 #include "dp-ipf.h"
 #include "dp-packet.h"
 #include "dp-port.h"
@@ -256,23 +257,6 @@ format_pmd_rxqs(struct ds *s, const struct datapath *dp)
     ovs_mutex_unlock(&dp->non_pmd_mutex);
 }
 
-/* A counter of 'struct pmd_thread' and the name a command prints it by. */
-struct named_counter {
-    enum pmd_counter counter;
-    const char *name;
-};
-
-/* The software offload counters, as gso-stats-show names them. */
-static const struct named_counter gso_counters[] = {
-    { PMD_GSO_PACKETS, "packets segmented" },
-    { PMD_GSO_SEGMENTS, "segments sent" },
-    { PMD_GSO_CSUMS_COMPLETED, "checksums completed" },
-    { PMD_GSO_DROP_NOT_TCP, "drop not tcp" },
-    { PMD_GSO_DROP_MALFORMED, "drop malformed" },
-    { PMD_GSO_DROP_TOO_MANY, "drop too many segments" },
-    { PMD_GSO_DROP_BAD_CSUM, "drop checksum not completable" },
-};
-
 /* Prints the counters 'tc' of each of 'dp''s threads, main thread last,
  * then their total. */
 static void
@@ -305,45 +289,6 @@ format_thread_counters(struct ds *s, const struct datapath *dp,
     free(total);
 }
 
-static void
-format_named_counters(struct ds *s, const struct named_counter *names, size_t n,
-                      const uint64_t c[PMD_N_COUNTERS])
-{
-    for (size_t i = 0; i < n; i++) {
-        ds_put_format(s, "  %s: %"PRIu64"\n", names[i].name,
-                      c[names[i].counter]);
-    }
-}
-
-/* Prints the counters 'names' (n of them) of each of 'dp''s threads, main
- * thread last, then their total. */
-static void
-format_named_thread_counters(struct ds *s, const struct datapath *dp,
-                             const struct named_counter *names, size_t n)
-    OVS_REQUIRES(dp->reconfig_mutex)
-{
-    uint64_t total[PMD_N_COUNTERS] = { 0 };
-
-    for (size_t i = 1; i <= dp->n_thread_slots; i++) {
-        const struct pmd_thread *t = datapath_thread(dp,
-                                                     i % dp->n_thread_slots);
-        uint64_t c[PMD_N_COUNTERS];
-
-        if (!t) {
-            continue;
-        }
-        pmd_thread_read_counters(t, c);
-        pmd_thread_format_name(s, t);
-        ds_put_cstr(s, ":\n");
-        format_named_counters(s, names, n, c);
-        for (size_t j = 0; j < PMD_N_COUNTERS; j++) {
-            total[j] += c[j];
-        }
-    }
-    ds_put_cstr(s, "total:\n");
-    format_named_counters(s, names, n, total);
-}
-
 /* dpif-percpu/tunnel-stats-show: the neighbour entries learned from ARP,
  * the tunnel vports' counters per thread and in total, then each tunnel
  * port's GRO cells. */
@@ -364,8 +309,26 @@ static void
 format_gso_stats(struct ds *s, const struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
-    format_named_thread_counters(s, dp, gso_counters,
-                                 ARRAY_SIZE(gso_counters));
+    uint64_t total[DP_GSO_N_COUNTERS] = { 0 };
+
+    for (size_t i = 1; i <= dp->n_thread_slots; i++) {
+        const struct pmd_thread *t = datapath_thread(dp,
+                                                     i % dp->n_thread_slots);
+        uint64_t c[DP_GSO_N_COUNTERS];
+
+        if (!t) {
+            continue;
+        }
+        dp_gso_read(dp->gso, t->index, c);
+        pmd_thread_format_name(s, t);
+        ds_put_cstr(s, ":\n");
+        dp_gso_format(s, c);
+        for (size_t j = 0; j < DP_GSO_N_COUNTERS; j++) {
+            total[j] += c[j];
+        }
+    }
+    ds_put_cstr(s, "total:\n");
+    dp_gso_format(s, total);
 }
 
 

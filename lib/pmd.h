@@ -34,7 +34,6 @@
 #include <stdint.h>
 
 #include "dp-packet.h"
-#include "gso.h"
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/thread.h"
 #include "openvswitch/types.h"
@@ -73,17 +72,6 @@ enum pmd_counter {
     PMD_DROP_METER,             /* Dropped by a meter band. */
     PMD_DROP_ACTION_SHORT,      /* Dropped: shorter than a header its
                                  * actions write (dp-actions-guard.h). */
-
-    /* Software segmentation (gso.h), copied from 'gso_stats' when the
-     * thread flushes its output. */
-    PMD_GSO_PACKETS,            /* TSO packets segmented in software. */
-    PMD_GSO_SEGMENTS,           /* Segments they gave. */
-    PMD_GSO_DROP_NOT_TCP,       /* Dropped: marked for TSO, not TCP. */
-    PMD_GSO_DROP_MALFORMED,     /* Dropped: headers malformed. */
-    PMD_GSO_DROP_TOO_MANY,      /* Dropped: too many segments. */
-    PMD_GSO_CSUMS_COMPLETED,    /* Partial checksums completed. */
-    PMD_GSO_DROP_BAD_CSUM,      /* Dropped: a checksum request that cannot
-                                 * be completed. */
 
     PMD_BUSY_CYCLES,            /* TSC cycles in rounds that got packets. */
     PMD_IDLE_CYCLES,            /* TSC cycles in rounds that got none. */
@@ -155,9 +143,6 @@ struct pmd_thread {
      * generation applied to it. */
     OVSRCU_TYPE(struct ipf_cpu *) ipf;
     uint64_t ipf_generation;
-    struct gso_stats gso_stats; /* Software segmentation. */
-    uint64_t gso_published;     /* gso_stats' activity when last copied to
-                                 * 'counters' (see dp_actions_flush()). */
     uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
 
     /* When this thread last sent an ARP request for a next hop, so that a

@@ -412,9 +412,11 @@ tgso_print_stats(const struct gso_stats *st)
 {
     printf("stats: segmented %"PRIu64", segments %"PRIu64", drops: "
            "not-tcp %"PRIu64", malformed %"PRIu64", too-many %"PRIu64"\n",
-           st->packets_segmented, st->segments_out,
-           st->drops[GSO_DROP_NOT_TCP], st->drops[GSO_DROP_MALFORMED],
-           st->drops[GSO_DROP_TOO_MANY_SEGS]);
+           gso_stats_get(&st->packets_segmented),
+           gso_stats_get(&st->segments_out),
+           gso_stats_get(&st->drops[GSO_DROP_NOT_TCP]),
+           gso_stats_get(&st->drops[GSO_DROP_MALFORMED]),
+           gso_stats_get(&st->drops[GSO_DROP_TOO_MANY_SEGS]));
 }
 
 static enum tgso_l2
@@ -489,8 +491,8 @@ tgso_run(const struct tgso_spec *spec, uint16_t segsz, size_t prefill,
     }
     printf(", left in batch %"PRIuSIZE"\n",
            sink.n_pkts - (sink.n_flushes * (size_t) NETDEV_MAX_BURST));
-    if (stats.segments_out != sink.n_pkts - prefill
-        || stats.packets_segmented != 1) {
+    if (gso_stats_get(&stats.segments_out) != sink.n_pkts - prefill
+        || gso_stats_get(&stats.packets_segmented) != 1) {
         test_fail("stats do not match the %"PRIuSIZE" segments emitted",
                   sink.n_pkts - prefill);
     }
@@ -776,7 +778,7 @@ tgso_run_bad(const struct tgso_bad *bads, size_t n)
     test_sink_init(&sink);
     for (size_t i = 0; i < n; i++) {
         const struct tgso_bad *bad = &bads[i];
-        uint64_t before = stats.drops[bad->reason];
+        uint64_t before = gso_stats_get(&stats.drops[bad->reason]);
         struct tgso_layout lay;
         struct dp_packet *p;
         int error;
@@ -791,7 +793,7 @@ tgso_run_bad(const struct tgso_bad *bads, size_t n)
                       bad->name, test_errno_name(error),
                       test_errno_name(bad->error));
         }
-        if (stats.drops[bad->reason] != before + 1) {
+        if (gso_stats_get(&stats.drops[bad->reason]) != before + 1) {
             test_fail("%s: drop not counted under reason %d", bad->name,
                       bad->reason);
         }
