@@ -145,14 +145,6 @@ struct pmd_thread {
     uint64_t ipf_generation;
     uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
 
-    /* When this thread last sent an ARP request for a next hop, so that a
-     * burst of packets to an unresolved next hop sends one request a
-     * second, not one per packet. */
-#define PMD_ARP_HISTORY 8
-    struct {
-        ovs_be32 ip;
-        long long int sent;     /* Time sent, in ms. */
-    } arp_history[PMD_ARP_HISTORY];
     long long int now;          /* Time of the current round, in ms. */
     atomic_ullong counters[PMD_N_COUNTERS]; /* Written by this thread only. */
 

@@ -94,12 +94,24 @@ struct bucket {
     long long int refilled;     /* When 'tokens' was last refilled, ms. */
 };
 
-/* One thread's budgets.  Written only by the thread whose index it has;
- * padded so that threads share no line. */
+/* How many next hops a thread remembers its last ARP request for. */
+#define TUNNEL_NEIGH_ARP_HISTORY 8
+
+/* When a thread last sent an ARP request for a next hop, so that a burst of
+ * packets to an unresolved next hop sends one request a second, not one per
+ * packet. */
+struct arp_sent {
+    ovs_be32 ip;                /* The next hop. */
+    long long int sent;         /* Time sent, in ms; 0: never. */
+};
+
+/* One thread's budgets and request history.  Written only by the thread
+ * whose index it has; padded so that threads share no line. */
 struct thread_budget {
     PADDED_MEMBERS(CACHE_LINE_SIZE,
         struct bucket snoop;    /* ARP packets to examine. */
         struct bucket request;  /* ARP requests to send. */
+        struct arp_sent history[TUNNEL_NEIGH_ARP_HISTORY];
     );
 };
 
@@ -441,24 +453,24 @@ budget_take(struct pmd_thread *t)
 static bool
 request_allowed(struct pmd_thread *t, ovs_be32 ip)
 {
+    struct arp_sent *history = t->dp->tunnel_neigh->budgets[t->index].history;
     size_t oldest = 0;
 
-    for (size_t i = 0; i < PMD_ARP_HISTORY; i++) {
-        if (t->arp_history[i].ip == ip) {
-            if (t->now - t->arp_history[i].sent
-                < TUNNEL_NEIGH_REQUEST_INTERVAL_MS
-                && t->arp_history[i].sent) {
+    for (size_t i = 0; i < TUNNEL_NEIGH_ARP_HISTORY; i++) {
+        if (history[i].ip == ip) {
+            if (t->now - history[i].sent < TUNNEL_NEIGH_REQUEST_INTERVAL_MS
+                && history[i].sent) {
                 return false;
             }
             oldest = i;
             break;
         }
-        if (t->arp_history[i].sent < t->arp_history[oldest].sent) {
+        if (history[i].sent < history[oldest].sent) {
             oldest = i;
         }
     }
-    t->arp_history[oldest].ip = ip;
-    t->arp_history[oldest].sent = t->now ? t->now : 1;
+    history[oldest].ip = ip;
+    history[oldest].sent = t->now ? t->now : 1;
     return true;
 }
 
