@@ -631,6 +631,7 @@ set_pmd_threads(struct datapath *dp)
             pmd_thread_stop(t);
             ovsrcu_set(&dp->threads[i], NULL);
             ovsrcu_postpone(pmd_thread_destroy, t);
+            dp_ipf_thread_stopped(dp, i);
         }
     }
     if (!cores) {

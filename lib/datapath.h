@@ -45,7 +45,7 @@ struct flow_table;
 struct vport_tunnel_endpoints;
 struct vport_tunnel_table;
 struct dp_gso;
-struct dp_ipf_config;
+struct dp_ipf;
 struct dp_meter_table;
 struct pmd_thread;
 struct seq;
@@ -101,11 +101,9 @@ struct datapath {
     struct tunnel_neigh *tunnel_neigh;
     struct tunnel_nexthops *tunnel_nexthops;
 
-    /* Fragment reassembly limits, from other_config (see dp-ipf.h): set by
-     * the main thread under 'reconfig_mutex', read by the threads under
-     * RCU.  'ipf_rejected' is the last invalid setting, logged once. */
-    OVSRCU_TYPE(struct dp_ipf_config *) ipf_config;
-    char *ipf_rejected;
+    /* Fragment reassembly (dp-ipf.h): its limits from other_config and each
+     * thread's table.  Created and freed with the datapath. */
+    struct dp_ipf *ipf;
 
     /* Each thread's software segmentation accounts (dp-gso.h): created and
      * destroyed with the datapath. */

@@ -42,7 +42,6 @@
 
 struct datapath;
 struct dp_port;
-struct ipf_cpu;
 struct vport_tunnel_rx;
 struct vport_tunnel_thread;
 struct ds;
@@ -138,11 +137,6 @@ struct pmd_thread {
     size_t n_active_tunnels;
     unsigned int tunnel_nesting;
     struct vport_tunnel_thread *tunnel;
-    /* Fragment reassembly (dp-ipf.h): created at first use, then read by
-     * the main thread for its counters.  'ipf_generation' is the limits'
-     * generation applied to it. */
-    OVSRCU_TYPE(struct ipf_cpu *) ipf;
-    uint64_t ipf_generation;
     uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
 
     long long int now;          /* Time of the current round, in ms. */
