@@ -632,6 +632,7 @@ set_pmd_threads(struct datapath *dp)
             ovsrcu_set(&dp->threads[i], NULL);
             ovsrcu_postpone(pmd_thread_destroy, t);
             dp_ipf_thread_stopped(dp, i);
+            vport_tunnel_thread_stopped(dp->tunnel, i);
         }
     }
     if (!cores) {

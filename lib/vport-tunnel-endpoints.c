@@ -219,7 +219,7 @@ vport_tunnel_publish_endpoints(struct datapath *dp)
     struct dp_port *port;
 
     old = ovsrcu_get_protected(struct vport_tunnel_endpoints *,
-                               &dp->tunnel_endpoints);
+                               &dp->tunnel->endpoints);
     CMAP_FOR_EACH (port, node, &dp->ports) {
         struct vport_tunnel *vport = port->tunnel;
         ovs_be32 local, remote;
@@ -253,7 +253,7 @@ vport_tunnel_publish_endpoints(struct datapath *dp)
         cur = eps;
     }
     if (cur != old) {
-        ovsrcu_set(&dp->tunnel_endpoints, cur);
+        ovsrcu_set(&dp->tunnel->endpoints, cur);
         ovsrcu_postpone(vport_tunnel_endpoints_destroy, old);
     }
 
@@ -277,7 +277,7 @@ void
 vport_tunnel_run(struct datapath *dp)
 {
     long long int now = time_msec();
-    bool changed = now >= dp->tunnel_next_refresh;
+    bool changed = now >= dp->tunnel->next_refresh;
     uint64_t local_seq = 0;
     struct dp_port *port;
 
@@ -296,12 +296,12 @@ vport_tunnel_run(struct datapath *dp)
             local_seq += netdev_get_change_seq(port->netdev);
         }
     }
-    if (local_seq != dp->tunnel_local_seq) {
-        dp->tunnel_local_seq = local_seq;
+    if (local_seq != dp->tunnel->local_seq) {
+        dp->tunnel->local_seq = local_seq;
         changed = true;
     }
     if (changed) {
-        dp->tunnel_next_refresh = now + 1000;
+        dp->tunnel->next_refresh = now + 1000;
         vport_tunnel_publish_endpoints(dp);
     }
 }
