@@ -49,6 +49,7 @@ struct dp_meter_table;
 struct pmd_thread;
 struct seq;
 struct smap;
+struct sset;
 struct tunnel_neigh;
 struct tunnel_nexthops;
 
@@ -146,6 +147,12 @@ int datapath_create(const char *name, const struct dpif_class *,
                     const char *local_port_type, struct datapath **);
 void datapath_free(struct datapath *);
 
+/* The list of datapaths, by name (main thread). */
+struct datapath *datapath_find(const char *name);
+void datapath_enumerate(const struct dpif_class *, struct sset *names);
+int datapath_ref(const char *name, const struct dpif_class *, bool create,
+                 struct datapath **new_dp, struct datapath **dpp);
+void datapath_unref(struct datapath *);
 
 /* Returns the forwarding thread with index 'index', or NULL.  Under RCU. */
 static inline struct pmd_thread *

@@ -45,6 +45,7 @@
 #include "dummy.h"
 #include "fatal-signal.h"
 #include "netdev.h"
+#include "odp-util.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
 #include "ovs-numa.h"
