@@ -406,20 +406,29 @@ vport_tunnel_outer_l4(const struct dp_packet *packet,
     return (const uint8_t *) ip + ihl;
 }
 
+/* Returns the slot of 'tt''s fragment verdicts for the datagram with outer
+ * header 'ip'. */
+static struct frag_verdict *
+frag_verdict_slot(struct vport_tunnel_thread *tt, const struct ip_header *ip)
+{
+    uint32_t hash = hash_3words(
+        (OVS_FORCE uint32_t) get_16aligned_be32(&ip->ip_src),
+        (OVS_FORCE uint32_t) get_16aligned_be32(&ip->ip_dst),
+        (ntohs(ip->ip_id) << 8) | ip->ip_proto);
+
+    return &tt->verdicts[hash & (FRAG_VERDICTS - 1)];
+}
+
 /* Looks up what 'tt' recorded for the datagram whose later fragment has
  * outer header 'ip': 1 a tunnel's, 0 not, -1 unknown. */
 static int
 frag_verdict_get(struct vport_tunnel_thread *tt, const struct ip_header *ip,
                  long long int now)
 {
-    ovs_be32 src = get_16aligned_be32(&ip->ip_src);
-    ovs_be32 dst = get_16aligned_be32(&ip->ip_dst);
-    uint32_t hash = hash_3words((OVS_FORCE uint32_t) src,
-                                (OVS_FORCE uint32_t) dst,
-                                (ntohs(ip->ip_id) << 8) | ip->ip_proto);
-    struct frag_verdict *v = &tt->verdicts[hash & (FRAG_VERDICTS - 1)];
+    const struct frag_verdict *v = frag_verdict_slot(tt, ip);
 
-    if (v->expires > now && v->src == src && v->dst == dst
+    if (v->expires > now && v->src == get_16aligned_be32(&ip->ip_src)
+        && v->dst == get_16aligned_be32(&ip->ip_dst)
         && v->id == ip->ip_id && v->proto == ip->ip_proto) {
         return v->ours;
     }
@@ -432,15 +441,10 @@ static void
 frag_verdict_set(struct vport_tunnel_thread *tt, const struct ip_header *ip,
                  bool ours, long long int now)
 {
-    ovs_be32 src = get_16aligned_be32(&ip->ip_src);
-    ovs_be32 dst = get_16aligned_be32(&ip->ip_dst);
-    uint32_t hash = hash_3words((OVS_FORCE uint32_t) src,
-                                (OVS_FORCE uint32_t) dst,
-                                (ntohs(ip->ip_id) << 8) | ip->ip_proto);
-    struct frag_verdict *v = &tt->verdicts[hash & (FRAG_VERDICTS - 1)];
+    struct frag_verdict *v = frag_verdict_slot(tt, ip);
 
-    v->src = src;
-    v->dst = dst;
+    v->src = get_16aligned_be32(&ip->ip_src);
+    v->dst = get_16aligned_be32(&ip->ip_dst);
     v->id = ip->ip_id;
     v->proto = ip->ip_proto;
     v->ours = ours;
