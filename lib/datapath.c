@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dp-conntrack.h"
+#include "dp-gso.h"
 #include "dp-ipf.h"
 #include "dp-meter.h"
 #include "dp-port.h"
@@ -38,6 +39,7 @@
 #include "pmd.h"
 #include "seq.h"
 #include "smap.h"
+#include "thread-counters.h"
 #include "tunnel-neigh.h"
 #include "tunnel-nexthop.h"
 #include "util.h"
@@ -100,9 +102,11 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp->emc_insert_inv_prob = DEFAULT_EMC_INSERT_INV_PROB;
     ovs_mutex_unlock(&dp->reconfig_mutex);
     dp_ipf_init(dp);
+    dp->tunnel = vport_tunnel_table_create(dp->n_thread_slots);
     dp->tunnel_neigh = tunnel_neigh_create(dp->n_thread_slots);
     dp->tunnel_nexthops = tunnel_nexthops_create(dp->n_thread_slots);
-    dp->conntrack = dp_conntrack_create();
+    dp->conntrack = dp_conntrack_create(dp->n_thread_slots);
+    dp->gso = dp_gso_create(dp->n_thread_slots);
     atomic_init(&dp->emc_insert_min,
                 UINT32_MAX / DEFAULT_EMC_INSERT_INV_PROB);
 
@@ -202,9 +206,11 @@ datapath_free(struct datapath *dp)
     dp_meter_table_destroy(dp->meters);
     pmd_thread_destroy(datapath_thread(dp, 0));
     dp_ipf_destroy(dp);
+    vport_tunnel_table_destroy(dp->tunnel);
     tunnel_neigh_destroy(dp->tunnel_neigh);
     tunnel_nexthops_destroy(dp->tunnel_nexthops);
     dp_conntrack_destroy(dp->conntrack);
+    dp_gso_destroy(dp->gso);
     free(dp->threads);
     ovsthread_key_delete(dp->self_key);
     ovs_mutex_destroy(&dp->non_pmd_mutex);
@@ -552,6 +558,24 @@ datapath_set_port_config(struct datapath *dp, odp_port_t port_no,
     return port ? 0 : ENODEV;
 }
 
+/* Zeroes, as the commands report them, the counters of thread index
+ * 'index' of 'dp': the thread's own (if it exists) and every feature's
+ * row for that index.  For pmd-stats-clear, and before a new thread takes
+ * the index of a stopped one.  Writes only memory the main thread owns. */
+void
+datapath_clear_thread_counters(struct datapath *dp, size_t index)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct pmd_thread *t = datapath_thread(dp, index);
+
+    if (t) {
+        pmd_thread_clear_counters(t);
+    }
+    thread_counters_clear(dp_conntrack_counters(dp->conntrack), index);
+    thread_counters_clear(vport_tunnel_counters(dp->tunnel), index);
+    dp_gso_clear(dp->gso, index);
+}
+
 /* Asks the main thread to reconfigure 'dp' at its next datapath_run(). */
 void
 datapath_request_reconfigure(struct datapath *dp)
@@ -607,6 +631,7 @@ set_pmd_threads(struct datapath *dp)
             pmd_thread_stop(t);
             ovsrcu_set(&dp->threads[i], NULL);
             ovsrcu_postpone(pmd_thread_destroy, t);
+            dp_ipf_thread_stopped(dp, i);
         }
     }
     if (!cores) {
@@ -629,6 +654,7 @@ set_pmd_threads(struct datapath *dp)
                          core->core_id);
                 break;
             }
+            datapath_clear_thread_counters(dp, index);
             ovsrcu_set(&dp->threads[index],
                        pmd_thread_start(dp, index, core->core_id,
                                         dp->max_sleep_us));

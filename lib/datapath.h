@@ -43,7 +43,9 @@
 struct dp_port;
 struct flow_table;
 struct vport_tunnel_endpoints;
-struct dp_ipf_config;
+struct vport_tunnel_table;
+struct dp_gso;
+struct dp_ipf;
 struct dp_meter_table;
 struct pmd_thread;
 struct seq;
@@ -89,17 +91,23 @@ struct datapath {
                                      * ports' netdev change sequences when
                                      * the table was last checked. */
 
+    /* The tunnel layer's per-thread state and counters (vport-tunnel.h).
+     * Created and freed with the datapath. */
+    struct vport_tunnel_table *tunnel;
+
     /* Tunnel next hops: what ARP may teach OVS's neighbour cache
      * (tunnel-neigh.h), and each thread's copy of the next hops it sends
      * to (tunnel-nexthop.h).  Created and freed with the datapath. */
     struct tunnel_neigh *tunnel_neigh;
     struct tunnel_nexthops *tunnel_nexthops;
 
-    /* Fragment reassembly limits, from other_config (see dp-ipf.h): set by
-     * the main thread under 'reconfig_mutex', read by the threads under
-     * RCU.  'ipf_rejected' is the last invalid setting, logged once. */
-    OVSRCU_TYPE(struct dp_ipf_config *) ipf_config;
-    char *ipf_rejected;
+    /* Fragment reassembly (dp-ipf.h): its limits from other_config and each
+     * thread's table.  Created and freed with the datapath. */
+    struct dp_ipf *ipf;
+
+    /* Each thread's software segmentation accounts (dp-gso.h): created and
+     * destroyed with the datapath. */
+    struct dp_gso *gso;
 
     /* The connection tracker (dp-conntrack.h): created and destroyed with
      * the datapath, used by every forwarding thread. */
@@ -175,6 +183,8 @@ void datapath_run(struct datapath *dp)
     OVS_EXCLUDED(dp->reconfig_mutex, dp->non_pmd_mutex);
 void datapath_wait(struct datapath *dp) OVS_EXCLUDED(dp->non_pmd_mutex);
 void datapath_request_reconfigure(struct datapath *);
+void datapath_clear_thread_counters(struct datapath *dp, size_t index)
+    OVS_REQUIRES(dp->reconfig_mutex);
 
 /* Main thread: upcalls are disabled by holding 'upcall_rwlock' for writing,
  * as in dpif-netdev.  Enabling or disabling twice in a row is harmless. */

@@ -22,6 +22,7 @@
 #include "datapath.h"
 #include "dp-actions-guard.h"
 #include "dp-conntrack.h"
+#include "dp-gso.h"
 #include "dp-ipf.h"
 #include "dp-input.h"
 #include "dp-meter.h"
@@ -63,61 +64,19 @@ drop_batch(struct pmd_thread *t, struct dp_packet_batch *batch,
     }
 }
 
-/* Copies 't''s software segmentation statistics into its counters, where
- * other threads may read them. */
-static void
-publish_gso_stats(struct pmd_thread *t)
-{
-    const struct gso_stats *g = &t->gso_stats;
-
-    atomic_store_relaxed(&t->counters[PMD_GSO_PACKETS], g->packets_segmented);
-    atomic_store_relaxed(&t->counters[PMD_GSO_SEGMENTS], g->segments_out);
-    atomic_store_relaxed(&t->counters[PMD_GSO_DROP_NOT_TCP],
-                         g->drops[GSO_DROP_NOT_TCP]);
-    atomic_store_relaxed(&t->counters[PMD_GSO_DROP_MALFORMED],
-                         g->drops[GSO_DROP_MALFORMED]);
-    atomic_store_relaxed(&t->counters[PMD_GSO_DROP_TOO_MANY],
-                         g->drops[GSO_DROP_TOO_MANY_SEGS]);
-    atomic_store_relaxed(&t->counters[PMD_GSO_CSUMS_COMPLETED],
-                         g->csums_completed);
-    atomic_store_relaxed(&t->counters[PMD_GSO_DROP_BAD_CSUM],
-                         g->drops[GSO_DROP_BAD_CSUM_REQUEST]);
-}
-
-/* Returns a number that grows whenever any counter of 'g' does, so that a
- * flush publishes them only when software offload did something. */
-static uint64_t
-gso_stats_activity(const struct gso_stats *g)
-{
-    uint64_t sum = g->packets_segmented + g->csums_completed;
-
-    for (size_t i = 0; i < GSO_N_DROP_REASONS; i++) {
-        sum += g->drops[i];
-    }
-    return sum;
-}
-
-/* Sends every packet queued for output by 't' since the last flush, then
- * publishes its software offload counters if they moved (here, or on a
- * tunnel's output since the last flush). */
+/* Sends every packet queued for output by 't' since the last flush. */
 void
 dp_actions_flush(struct pmd_thread *t)
 {
-    uint64_t gso_activity;
-
     for (size_t i = 0; i < t->n_tx_queues; i++) {
         struct pmd_tx_queue *q = &t->tx_queues[i];
 
         if (!dp_packet_batch_is_empty(&q->batch)) {
-            dp_port_send(q->port, t->index, &q->batch, &t->gso_stats);
+            dp_port_send(q->port, t->index, &q->batch,
+                         dp_gso_thread_stats(t->dp->gso, t->index));
         }
     }
     t->n_tx_queues = 0;
-    gso_activity = gso_stats_activity(&t->gso_stats);
-    if (OVS_UNLIKELY(gso_activity != t->gso_published)) {
-        t->gso_published = gso_activity;
-        publish_gso_stats(t);
-    }
 }
 
 /* Returns the queue of packets 't' has for output on port 'port_no', or
@@ -179,7 +138,8 @@ refrag_flush(struct dp_packet_batch *batch, void *sink_)
 {
     struct refrag_sink *sink = sink_;
 
-    dp_port_send(sink->q->port, sink->t->index, batch, &sink->t->gso_stats);
+    dp_port_send(sink->q->port, sink->t->index, batch,
+                 dp_gso_thread_stats(sink->t->dp->gso, sink->t->index));
     dp_packet_batch_init(batch);
 }
 
@@ -197,9 +157,10 @@ output_refragment(struct pmd_thread *t, struct pmd_tx_queue *q,
     bool cut;
 
     if (dp_conntrack_refragment(packet, mru, &out, &cut)) {
-        pmd_counter_add(t, PMD_CT_DROP_REFRAGMENT, 1);
+        dp_conntrack_count(t->dp->conntrack, t->index, DP_CT_DROP_REFRAGMENT,
+                           1);
     } else if (cut) {
-        pmd_counter_add(t, PMD_CT_REFRAGMENTED, 1);
+        dp_conntrack_count(t->dp->conntrack, t->index, DP_CT_REFRAGMENTED, 1);
     }
 }
 
@@ -271,7 +232,8 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
             continue;
         }
         if (OVS_UNLIKELY(dp_packet_batch_is_full(&q->batch))) {
-            dp_port_send(q->port, t->index, &q->batch, &t->gso_stats);
+            dp_port_send(q->port, t->index, &q->batch,
+                         dp_gso_thread_stats(t->dp->gso, t->index));
             dp_packet_batch_init(&q->batch);
         }
         dp_packet_batch_add(&q->batch, packet);
@@ -389,16 +351,17 @@ static void
 execute_ct(struct pmd_thread *t, struct dp_packet_batch *batch,
            const struct nlattr *a)
 {
+    struct dp_conntrack *ct = t->dp->conntrack;
     struct dp_conntrack_stats st = { 0 };
     ovs_be16 tp_src, tp_dst;
 
     ct_helper_ports(t, a, &tp_src, &tp_dst);
-    dp_conntrack_execute(t->dp->conntrack, dp_ipf_thread_table(t), batch, a,
+    dp_conntrack_execute(ct, dp_ipf_thread_table(t), batch, a,
                          tp_src, tp_dst, t->now, &st);
-    pmd_counter_add(t, PMD_CT_PACKETS, st.packets);
+    dp_conntrack_count(ct, t->index, DP_CT_PACKETS, st.packets);
     if (OVS_UNLIKELY(st.fragments)) {
-        pmd_counter_add(t, PMD_CT_FRAGMENTS, st.fragments);
-        pmd_counter_add(t, PMD_CT_REASSEMBLED, st.reassembled);
+        dp_conntrack_count(ct, t->index, DP_CT_FRAGMENTS, st.fragments);
+        dp_conntrack_count(ct, t->index, DP_CT_REASSEMBLED, st.reassembled);
     }
 }
 

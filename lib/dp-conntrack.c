@@ -35,6 +35,7 @@
 #include "packets.h"
 #include "random.h"
 #include "smap.h"
+#include "thread-counters.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_conntrack);
@@ -53,6 +54,17 @@ struct dp_conntrack {
      * them per thread.  Written by the main thread, read by the forwarding
      * threads at each ct() action. */
     atomic_bool ovs_ipf;
+
+    /* Each forwarding thread's counters, by thread index:
+     * DP_CONNTRACK_COUNTERS. */
+    struct thread_counters *counters;
+};
+
+/* The names of DP_CONNTRACK_COUNTERS, by counter. */
+static const char *const dp_conntrack_counter_names[] = {
+#define DP_CONNTRACK_COUNTER(ENUM, NAME) NAME,
+    DP_CONNTRACK_COUNTERS
+#undef DP_CONNTRACK_COUNTER
 };
 
 /* The arguments of one ct() action, parsed from its netlink attributes. */
@@ -73,12 +85,15 @@ struct ct_action_args {
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
 
 /* Creates a datapath's connection tracker, with per-thread fragment
- * reassembly.  Main thread. */
+ * reassembly and counters for 'n_threads' thread indexes.  Main thread. */
 struct dp_conntrack *
-dp_conntrack_create(void)
+dp_conntrack_create(size_t n_threads)
 {
     struct dp_conntrack *dpct = xzalloc(sizeof *dpct);
 
+    dpct->counters = thread_counters_create(n_threads,
+                                            dp_conntrack_counter_names,
+                                            DP_CT_N_COUNTERS);
     dpct->ct = conntrack_init();
     atomic_init(&dpct->ovs_ipf, false);
     ipf_set_enabled(conntrack_ipf_ctx(dpct->ct), false, false);
@@ -92,8 +107,26 @@ dp_conntrack_destroy(struct dp_conntrack *dpct)
 {
     if (dpct) {
         conntrack_destroy(dpct->ct);
+        thread_counters_destroy(dpct->counters);
         free(dpct);
     }
+}
+
+/* Adds 'n' to counter 'c' of thread 'thread_index'.  Called only by that
+ * thread. */
+void
+dp_conntrack_count(struct dp_conntrack *dpct, size_t thread_index,
+                   enum dp_conntrack_counter c, uint64_t n)
+{
+    thread_counters_add(dpct->counters, thread_index, c, n);
+}
+
+/* Returns the threads' conntrack counters in 'dpct', for the commands that
+ * print and clear them. */
+struct thread_counters *
+dp_conntrack_counters(const struct dp_conntrack *dpct)
+{
+    return dpct->counters;
 }
 
 /* Returns OVS's conntrack in 'dpct', for the ct_* dpif callbacks. */

@@ -35,7 +35,9 @@
  * (each thread's ipf-cpu table, see dp-ipf.h; OVS's ipf.c, which takes
  * one global lock per fragment, is bypassed unless "ct-frag-reassembly"
  * asks for it), the parsing of the ct() action (on the thread's stack)
- * and the counters in 'struct dp_conntrack_stats', owned by the caller.
+ * and the counters: 'struct dp_conntrack_stats' for one call, on the caller's
+ * stack, added by the caller into this thread's row of the tracker's
+ * counters (DP_CONNTRACK_COUNTERS, thread-counters.h).
  *
  * dp_conntrack_create(), _destroy() and _set_config() are for the main
  * thread; dp_conntrack_execute() and dp_conntrack_clear() for forwarding
@@ -60,6 +62,7 @@
  * (Documentation/conntrack.md). */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "openvswitch/types.h"
@@ -72,6 +75,7 @@ struct gso_output;
 struct ipf_cpu;
 struct nlattr;
 struct smap;
+struct thread_counters;
 
 /* What a thread's ct() actions did, counted by the caller's thread. */
 struct dp_conntrack_stats {
@@ -81,12 +85,34 @@ struct dp_conntrack_stats {
     uint64_t reassembled;       /* Datagrams they completed. */
 };
 
-struct dp_conntrack *dp_conntrack_create(void);
+/* The conntrack counters of each thread, and the names ct-frag-stats-show
+ * prints them by, in that order. */
+#define DP_CONNTRACK_COUNTERS                                               \
+    DP_CONNTRACK_COUNTER(DP_CT_PACKETS, "packets through conntrack")        \
+    DP_CONNTRACK_COUNTER(DP_CT_FRAGMENTS,                                   \
+                         "fragments reassembled for conntrack")             \
+    DP_CONNTRACK_COUNTER(DP_CT_REASSEMBLED, "datagrams reassembled")        \
+    DP_CONNTRACK_COUNTER(DP_CT_REFRAGMENTED,                                \
+                         "datagrams fragmented again on output")            \
+    DP_CONNTRACK_COUNTER(DP_CT_DROP_REFRAGMENT,                             \
+                         "drop could not fragment again")
+
+enum dp_conntrack_counter {
+#define DP_CONNTRACK_COUNTER(ENUM, NAME) ENUM,
+    DP_CONNTRACK_COUNTERS
+#undef DP_CONNTRACK_COUNTER
+    DP_CT_N_COUNTERS
+};
+
+struct dp_conntrack *dp_conntrack_create(size_t n_threads);
 void dp_conntrack_destroy(struct dp_conntrack *);
 void dp_conntrack_set_config(struct dp_conntrack *, const char *dp_name,
                              const struct smap *other_config);
 struct conntrack *dp_conntrack_get(const struct dp_conntrack *);
 bool dp_conntrack_uses_ovs_ipf(const struct dp_conntrack *);
+void dp_conntrack_count(struct dp_conntrack *, size_t thread_index,
+                        enum dp_conntrack_counter, uint64_t n);
+struct thread_counters *dp_conntrack_counters(const struct dp_conntrack *);
 
 bool dp_conntrack_action_valid(const struct nlattr *ct_action);
 void dp_conntrack_execute(struct dp_conntrack *, struct ipf_cpu *,

@@ -157,34 +157,37 @@ emc_account(struct pmd_thread *t, uint32_t n_lookups, uint32_t n_hits)
     }
 }
 
-/* Classifies and executes 'batch', received on 'in_port' or recirculated
- * ('md_is_valid').  Three passes: every packet's key and exact-match cache
- * lookup; one batched megaflow lookup for the cache's misses; an upcall for
- * each packet still unmatched.  Then each megaflow's packets are executed
- * together, with one statistics update. */
-static void
-dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
-           bool md_is_valid, odp_port_t in_port)
-{
-    struct packet_key keys[NETDEV_MAX_BURST];
-    const struct miniflow *miniflows[NETDEV_MAX_BURST];
-    struct megaflow *flows[NETDEV_MAX_BURST];
-    struct dp_packet *packets[NETDEV_MAX_BURST];
-    uint16_t tcp_flags[NETDEV_MAX_BURST];
-    struct flow_batches fb;
-    size_t n_packets = dp_packet_batch_size(batch);
-    size_t n = 0;
-    unsigned long miss_map = 0;
-    uint32_t insert_min;
-    bool use_emc;
+/* One receive batch as it goes through the passes of dp_input__(): each
+ * packet kept, with its key and the megaflow it hit.  On the stack of the
+ * forwarding thread; entry 'i' of every array is the same packet. */
+struct input_batch {
+    struct packet_key keys[NETDEV_MAX_BURST];   /* Each packet's key. */
+    const struct miniflow *miniflows[NETDEV_MAX_BURST]; /* &keys[i].mf, for
+                                                 * the batched lookup. */
+    struct megaflow *flows[NETDEV_MAX_BURST];   /* Its megaflow, NULL while
+                                                 * it has none. */
+    struct dp_packet *packets[NETDEV_MAX_BURST]; /* The packet. */
+    uint16_t tcp_flags[NETDEV_MAX_BURST];       /* Its TCP flags. */
+};
 
-    BUILD_ASSERT(NETDEV_MAX_BURST <= FLOW_TABLE_MAX_BATCH);
-    atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
-    use_emc = emc_lookup_wanted(t, insert_min);
+/* Pass 1, key and cache (dpif-netdev's dfc_processing()): drops what is
+ * shorter than an Ethernet header, initializes the metadata of a packet
+ * received on 'in_port' (unless 'md_is_valid'), extracts each packet's key
+ * into 'ib' and, if 'use_emc', looks it up in the exact-match cache.
+ * Returns how many packets 'ib' holds; sets '*miss_mapp' to those the
+ * cache did not match (all of them without 'use_emc'). */
+static size_t
+input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
+                     bool md_is_valid, odp_port_t in_port, bool use_emc,
+                     struct input_batch *ib, unsigned long *miss_mapp)
+{
+    size_t n_packets = dp_packet_batch_size(batch);
+    unsigned long miss_map = 0;
+    size_t n = 0;
 
     for (size_t i = 0; i < n_packets; i++) {
         struct dp_packet *packet = batch->packets[i];
-        struct packet_key *key = &keys[n];
+        struct packet_key *key = &ib->keys[n];
 
         if (i + 1 < n_packets) {
             OVS_PREFETCH(dp_packet_data(batch->packets[i + 1]));
@@ -199,13 +202,13 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
         }
 
         packet_key_init(key, packet, t->recirc_depth);
-        flows[n] = use_emc ? flow_cache_lookup(t->cache, key) : NULL;
-        if (!flows[n]) {
+        ib->flows[n] = use_emc ? flow_cache_lookup(t->cache, key) : NULL;
+        if (!ib->flows[n]) {
             miss_map |= 1UL << n;
         }
-        miniflows[n] = &key->mf;
-        tcp_flags[n] = miniflow_get_tcp_flags(&key->mf);
-        packets[n++] = packet;
+        ib->miniflows[n] = &key->mf;
+        ib->tcp_flags[n] = miniflow_get_tcp_flags(&key->mf);
+        ib->packets[n++] = packet;
     }
     if (use_emc) {
         uint32_t n_hits = n - count_1bits(miss_map);
@@ -213,40 +216,72 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
         pmd_counter_add(t, PMD_EMC_HITS, n_hits);
         emc_account(t, n, n_hits);
     }
+    *miss_mapp = miss_map;
+    return n;
+}
 
-    if (miss_map) {
-        unsigned long lookup_map = miss_map;
-        size_t i;
+/* Pass 2, the batched megaflow lookup (the first half of dpif-netdev's
+ * fast_path_processing()): looks the packets of 'miss_map' up in the
+ * shared megaflow table, all at once, and copies each hit into the
+ * exact-match cache as 'insert_min' says.  Returns the packets still
+ * unmatched. */
+static unsigned long
+input_megaflow_lookup(struct pmd_thread *t, struct input_batch *ib,
+                      unsigned long miss_map, uint32_t insert_min)
+{
+    unsigned long lookup_map = miss_map;
+    size_t i;
 
-        flow_table_lookup_batch(t->dp->table, t->ranking, miniflows,
-                                &lookup_map, flows);
-        pmd_counter_add(t, PMD_MEGAFLOW_HITS,
-                        count_1bits(miss_map & ~lookup_map));
-        ULLONG_FOR_EACH_1 (i, miss_map & ~lookup_map) {
-            maybe_cache(t, insert_min, &keys[i], flows[i]);
-        }
-
-        /* dp_upcall_miss() looks the table up again before upcalling, so
-         * a packet covered by a megaflow that an earlier upcall of this
-         * batch, or another thread, installed meanwhile is forwarded here
-         * with it instead of upcalled. */
-        ULLONG_FOR_EACH_1 (i, lookup_map) {
-            struct megaflow *flow = dp_upcall_miss(t, packets[i], &keys[i]);
-
-            if (flow) {
-                pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
-                maybe_cache(t, insert_min, &keys[i], flow);
-            } else {
-                pmd_counter_add(t, PMD_MISSES, 1);
-            }
-            flows[i] = flow;
-        }
+    flow_table_lookup_batch(t->dp->table, t->ranking, ib->miniflows,
+                            &lookup_map, ib->flows);
+    pmd_counter_add(t, PMD_MEGAFLOW_HITS,
+                    count_1bits(miss_map & ~lookup_map));
+    ULLONG_FOR_EACH_1 (i, miss_map & ~lookup_map) {
+        maybe_cache(t, insert_min, &ib->keys[i], ib->flows[i]);
     }
+    return lookup_map;
+}
+
+/* Pass 3, upcalls (dpif-netdev's handle_packet_upcall()): one for each
+ * packet of 'lookup_map', which no megaflow matched.  dp_upcall_miss()
+ * looks the table up again before upcalling, so a packet covered by a
+ * megaflow that an earlier upcall of this batch, or another thread,
+ * installed meanwhile is forwarded here with it instead of upcalled.  A
+ * packet left with no megaflow was consumed by the upcall. */
+static void
+input_upcalls(struct pmd_thread *t, struct input_batch *ib,
+              unsigned long lookup_map, uint32_t insert_min)
+{
+    size_t i;
+
+    ULLONG_FOR_EACH_1 (i, lookup_map) {
+        struct megaflow *flow = dp_upcall_miss(t, ib->packets[i],
+                                               &ib->keys[i]);
+
+        if (flow) {
+            pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
+            maybe_cache(t, insert_min, &ib->keys[i], flow);
+        } else {
+            pmd_counter_add(t, PMD_MISSES, 1);
+        }
+        ib->flows[i] = flow;
+    }
+}
+
+/* Pass 4, grouped execution (dpif-netdev's packet_batch_per_flow_execute()):
+ * the 'n' packets of 'ib' that have a megaflow, grouped by megaflow in
+ * arrival order, each group accounted with one statistics update and
+ * executed together. */
+static void
+input_execute_grouped(struct pmd_thread *t, struct input_batch *ib, size_t n)
+{
+    struct flow_batches fb;
 
     flow_batches_init(&fb);
     for (size_t i = 0; i < n; i++) {
-        if (flows[i]) {
-            flow_batch_add(&fb, flows[i], packets[i], tcp_flags[i]);
+        if (ib->flows[i]) {
+            flow_batch_add(&fb, ib->flows[i], ib->packets[i],
+                           ib->tcp_flags[i]);
         }
     }
     for (size_t i = 0; i < fb.n; i++) {
@@ -266,6 +301,36 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
         t->exec_flow = outer;
         t->exec_key = outer_key;
     }
+}
+
+/* Classifies and executes 'batch', received on 'in_port' or recirculated
+ * ('md_is_valid'), in the passes above: every packet's key and exact-match
+ * cache lookup; one batched megaflow lookup for the cache's misses; an
+ * upcall for each packet still unmatched; then each megaflow's packets
+ * executed together, with one statistics update. */
+static void
+dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
+           bool md_is_valid, odp_port_t in_port)
+{
+    struct input_batch ib;
+    unsigned long miss_map;
+    uint32_t insert_min;
+    bool use_emc;
+    size_t n;
+
+    BUILD_ASSERT(NETDEV_MAX_BURST <= FLOW_TABLE_MAX_BATCH);
+    atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
+    use_emc = emc_lookup_wanted(t, insert_min);
+
+    n = input_keys_and_cache(t, batch, md_is_valid, in_port, use_emc, &ib,
+                             &miss_map);
+    if (miss_map) {
+        unsigned long lookup_map = input_megaflow_lookup(t, &ib, miss_map,
+                                                         insert_min);
+
+        input_upcalls(t, &ib, lookup_map, insert_min);
+    }
+    input_execute_grouped(t, &ib, n);
 }
 
 void

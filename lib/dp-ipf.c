@@ -44,25 +44,91 @@ struct dp_ipf_config {
     uint64_t generation;        /* Increases with each change. */
 };
 
-/* Publishes the default limits, generation 1. */
+/* One thread's reassembly: written only by the thread whose index it has;
+ * padded so that threads share no line. */
+struct dp_ipf_thread {
+    PADDED_MEMBERS(CACHE_LINE_SIZE,
+        /* Created by the thread at first use, then read by the main thread
+         * for its counters; freed by the main thread once the thread has
+         * stopped (dp_ipf_thread_stopped()). */
+        OVSRCU_TYPE(struct ipf_cpu *) table;
+        uint64_t generation;    /* The limits' generation applied to it. */
+    );
+};
+
+/* A datapath's fragment reassembly ('struct datapath''s 'ipf'). */
+struct dp_ipf {
+    /* Set by the main thread under 'reconfig_mutex', read by the threads
+     * under RCU. */
+    OVSRCU_TYPE(struct dp_ipf_config *) config;
+    char *rejected;             /* Main thread: the last invalid setting,
+                                 * logged once. */
+    size_t n_threads;           /* Elements in 'threads'. */
+    struct dp_ipf_thread *threads; /* By thread index. */
+};
+
+/* Gives 'dp' its reassembly, for 'dp->n_thread_slots' threads, and
+ * publishes the default limits, generation 1. */
 void
 dp_ipf_init(struct datapath *dp)
 {
     struct dp_ipf_config *cfg = xzalloc(sizeof *cfg);
+    struct dp_ipf *ipf = xzalloc(sizeof *ipf);
 
     ipf_cpu_config_default(&cfg->limits);
     cfg->generation = 1;
-    ovsrcu_set_hidden(&dp->ipf_config, cfg);
-    dp->ipf_rejected = NULL;
+    ovsrcu_set_hidden(&ipf->config, cfg);
+    ipf->rejected = NULL;
+    ipf->n_threads = dp->n_thread_slots;
+    ipf->threads = xzalloc_cacheline(ipf->n_threads * sizeof *ipf->threads);
+    for (size_t i = 0; i < ipf->n_threads; i++) {
+        ovsrcu_set_hidden(&ipf->threads[i].table, NULL);
+    }
+    dp->ipf = ipf;
 }
 
-/* Frees what dp_ipf_init() and dp_ipf_set_config() allocated, once no
- * thread can run. */
+/* Frees what dp_ipf_init(), dp_ipf_set_config() and the threads allocated,
+ * once no thread can run. */
 void
 dp_ipf_destroy(struct datapath *dp)
 {
-    free(ovsrcu_get_protected(struct dp_ipf_config *, &dp->ipf_config));
-    free(dp->ipf_rejected);
+    struct dp_ipf *ipf = dp->ipf;
+
+    if (!ipf) {
+        return;
+    }
+    for (size_t i = 0; i < ipf->n_threads; i++) {
+        ipf_cpu_destroy(ovsrcu_get_protected(struct ipf_cpu *,
+                                             &ipf->threads[i].table));
+    }
+    free_cacheline(ipf->threads);
+    free(ovsrcu_get_protected(struct dp_ipf_config *, &ipf->config));
+    free(ipf->rejected);
+    free(ipf);
+    dp->ipf = NULL;
+}
+
+/* ovsrcu_postpone__() callback: frees 'table', a 'struct ipf_cpu'. */
+static void
+free_table(void *table)
+{
+    ipf_cpu_destroy(table);
+}
+
+/* Frees the table of thread index 'index', whose thread has stopped, so
+ * that a thread that takes the index starts with none, as a new thread
+ * does.  Main thread, under 'dp->reconfig_mutex'. */
+void
+dp_ipf_thread_stopped(struct datapath *dp, size_t index)
+{
+    struct dp_ipf_thread *slot = &dp->ipf->threads[index];
+    struct ipf_cpu *table = ovsrcu_get_protected(struct ipf_cpu *,
+                                                 &slot->table);
+
+    if (table) {
+        ovsrcu_set(&slot->table, NULL);
+        ovsrcu_postpone__(free_table, table);
+    }
 }
 
 /* Parses other_config key 'key' into '*value' (unchanged if the key is
@@ -96,8 +162,9 @@ parse_limit(const struct smap *other_config, const char *key,
 void
 dp_ipf_set_config(struct datapath *dp, const struct smap *other_config)
 {
+    struct dp_ipf *ipf = dp->ipf;
     struct dp_ipf_config *old = ovsrcu_get_protected(struct dp_ipf_config *,
-                                                     &dp->ipf_config);
+                                                     &ipf->config);
     struct ipf_cpu_config defaults, limits;
     unsigned long long high, low, timeout_ms;
     struct ds error = DS_EMPTY_INITIALIZER;
@@ -131,20 +198,20 @@ dp_ipf_set_config(struct datapath *dp, const struct smap *other_config)
     if (error.length) {
         /* Reported once per distinct rejected setting, not at every
          * reconfiguration. */
-        if (!dp->ipf_rejected || strcmp(dp->ipf_rejected, ds_cstr(&error))) {
+        if (!ipf->rejected || strcmp(ipf->rejected, ds_cstr(&error))) {
             VLOG_WARN("%s: invalid fragment reassembly limits: %s; keeping "
                       "high %"PRIuSIZE", low %"PRIuSIZE", timeout %lld s",
                       dp->name, ds_cstr(&error), old->limits.high_thresh,
                       old->limits.low_thresh,
                       old->limits.timeout_ms / 1000);
-            free(dp->ipf_rejected);
-            dp->ipf_rejected = ds_steal_cstr(&error);
+            free(ipf->rejected);
+            ipf->rejected = ds_steal_cstr(&error);
         }
         ds_destroy(&error);
         return;
     }
-    free(dp->ipf_rejected);
-    dp->ipf_rejected = NULL;
+    free(ipf->rejected);
+    ipf->rejected = NULL;
     ds_destroy(&error);
 
     if (limits.high_thresh != old->limits.high_thresh
@@ -154,7 +221,7 @@ dp_ipf_set_config(struct datapath *dp, const struct smap *other_config)
 
         cfg->limits = limits;
         cfg->generation = old->generation + 1;
-        ovsrcu_set(&dp->ipf_config, cfg);
+        ovsrcu_set(&ipf->config, cfg);
         ovsrcu_postpone(free, old);
         VLOG_INFO("%s: fragment reassembly limits: high %"PRIuSIZE
                   " bytes, low %"PRIuSIZE" bytes, timeout %lld s per "
@@ -168,18 +235,20 @@ dp_ipf_set_config(struct datapath *dp, const struct smap *other_config)
 struct ipf_cpu *
 dp_ipf_thread_table(struct pmd_thread *t)
 {
+    struct dp_ipf *ipf = t->dp->ipf;
+    struct dp_ipf_thread *slot = &ipf->threads[t->index];
     const struct dp_ipf_config *cfg;
     struct ipf_cpu *table;
 
-    cfg = ovsrcu_get(struct dp_ipf_config *, &t->dp->ipf_config);
-    table = ovsrcu_get(struct ipf_cpu *, &t->ipf);
+    cfg = ovsrcu_get(struct dp_ipf_config *, &ipf->config);
+    table = ovsrcu_get(struct ipf_cpu *, &slot->table);
     if (!table) {
         table = ipf_cpu_create(&cfg->limits);
-        t->ipf_generation = cfg->generation;
-        ovsrcu_set(&t->ipf, table);
-    } else if (OVS_UNLIKELY(t->ipf_generation != cfg->generation)) {
+        slot->generation = cfg->generation;
+        ovsrcu_set(&slot->table, table);
+    } else if (OVS_UNLIKELY(slot->generation != cfg->generation)) {
         ipf_cpu_set_config(table, &cfg->limits);
-        t->ipf_generation = cfg->generation;
+        slot->generation = cfg->generation;
     }
     return table;
 }
@@ -191,7 +260,8 @@ dp_ipf_thread_table(struct pmd_thread *t)
 void
 dp_ipf_thread_run(struct pmd_thread *t, bool busy)
 {
-    struct ipf_cpu *ipf = ovsrcu_get(struct ipf_cpu *, &t->ipf);
+    struct ipf_cpu *ipf = ovsrcu_get(struct ipf_cpu *,
+                                     &t->dp->ipf->threads[t->index].table);
 
     if (OVS_UNLIKELY(ipf)) {
         if (busy) {
@@ -228,7 +298,7 @@ dp_ipf_format_stats(struct ds *s, const struct datapath *dp)
     const struct dp_ipf_config *cfg;
     struct ipf_cpu_stats total;
 
-    cfg = ovsrcu_get(struct dp_ipf_config *, &dp->ipf_config);
+    cfg = ovsrcu_get(struct dp_ipf_config *, &dp->ipf->config);
     ds_put_format(s, "limits per thread: high %"PRIuSIZE" bytes, low %"
                   PRIuSIZE" bytes, timeout %lld s\n",
                   cfg->limits.high_thresh, cfg->limits.low_thresh,
@@ -240,7 +310,9 @@ dp_ipf_format_stats(struct ds *s, const struct datapath *dp)
         const struct ipf_cpu *table;
         struct ipf_cpu_stats st;
 
-        table = t ? ovsrcu_get(struct ipf_cpu *, &t->ipf) : NULL;
+        table = (t ? ovsrcu_get(struct ipf_cpu *,
+                                &dp->ipf->threads[t->index].table)
+                 : NULL);
         if (!table) {
             continue;
         }

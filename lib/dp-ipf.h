@@ -50,6 +50,7 @@
  * fragment, for a case that receive hashing already avoids. */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct datapath;
@@ -61,6 +62,7 @@ struct smap;
 void dp_ipf_init(struct datapath *);
 void dp_ipf_destroy(struct datapath *);
 void dp_ipf_set_config(struct datapath *, const struct smap *other_config);
+void dp_ipf_thread_stopped(struct datapath *, size_t index);
 struct ipf_cpu *dp_ipf_thread_table(struct pmd_thread *);
 void dp_ipf_thread_run(struct pmd_thread *, bool busy);
 void dp_ipf_format_stats(struct ds *, const struct datapath *);

@@ -20,6 +20,7 @@
 #include "datapath.h"
 #include "dp-input.h"
 #include "dp-conntrack.h"
+#include "dp-gso.h"
 #include "dp-ipf.h"
 #include "dp-packet.h"
 #include "dp-port.h"
@@ -36,6 +37,7 @@
 #include "openvswitch/dynamic-string.h"
 #include "ovs-thread.h"
 #include "pmd.h"
+#include "thread-counters.h"
 #include "timeval.h"
 #include "tso-segsz.h"
 #include "unixctl.h"
@@ -223,7 +225,7 @@ pmd_stats_clear(struct unixctl_conn *conn, int argc, const char *argv[],
     ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 0; i < dp->n_thread_slots; i++) {
         if (datapath_thread(dp, i)) {
-            pmd_thread_clear_counters(datapath_thread(dp, i));
+            datapath_clear_thread_counters(dp, i);
         }
     }
     ovs_mutex_unlock(&dp->reconfig_mutex);
@@ -255,97 +257,36 @@ format_pmd_rxqs(struct ds *s, const struct datapath *dp)
     ovs_mutex_unlock(&dp->non_pmd_mutex);
 }
 
-/* A counter of 'struct pmd_thread' and the name a command prints it by. */
-struct named_counter {
-    enum pmd_counter counter;
-    const char *name;
-};
-
-/* The tunnel counters, as tunnel-stats-show names them. */
-static const struct named_counter tunnel_counters[] = {
-    { PMD_TNL_RX_DECAP, "decapsulated" },
-    { PMD_TNL_RX_FRAGMENTS, "outer fragments received" },
-    { PMD_TNL_RX_REASSEMBLED, "outer datagrams reassembled" },
-    { PMD_TNL_TX_ENCAP, "encapsulated" },
-    { PMD_TNL_TX_FRAGMENTED, "outer packets fragmented" },
-    { PMD_TNL_TX_ICMP_FRAG_NEEDED, "icmp fragmentation needed sent" },
-    { PMD_TNL_TX_ARP_REQUESTS, "arp requests sent" },
-    { PMD_TNL_ARP_REQUESTS_OVER_RATE, "arp requests over rate" },
-    { PMD_TNL_DROP_BAD_HEADER, "drop bad outer header" },
-    { PMD_TNL_DROP_TRUNCATED, "drop truncated" },
-    { PMD_TNL_DROP_BAD_CSUM, "drop bad outer checksum" },
-    { PMD_TNL_DROP_NOT_IPV4, "drop inner not ipv4" },
-    { PMD_TNL_DROP_ECN, "drop ecn" },
-    { PMD_TNL_DROP_GRO_BACKLOG, "drop gro backlog" },
-    { PMD_TNL_DROP_NO_ROUTE, "drop no route" },
-    { PMD_TNL_DROP_NO_UNDERLAY, "drop route not to a bridge" },
-    { PMD_TNL_DROP_NO_NEIGH, "drop next hop unresolved" },
-    { PMD_TNL_DROP_TX_INVALID, "drop not ipv4 or no destination" },
-    { PMD_TNL_DROP_TOO_BIG, "drop too big" },
-    { PMD_TNL_RX_FRAGMENTS_COPIED, "outer fragments copied" },
-    { PMD_TNL_DROP_NESTING, "drop tunnel nesting" },
-    { PMD_TNL_DROP_TOO_LONG, "drop outer too long" },
-    { PMD_TNL_ICMP_SUPPRESSED, "icmp fragmentation needed suppressed" },
-    { PMD_TNL_ARP_LEARNED, "arp learned" },
-    { PMD_TNL_ARP_CONFIRMED, "arp confirmed" },
-    { PMD_TNL_ARP_CANDIDATES, "arp other answers held" },
-    { PMD_TNL_ARP_REFUSED_GARP, "arp refused gratuitous" },
-    { PMD_TNL_ARP_REFUSED_NOT_OURS, "arp refused not for us" },
-    { PMD_TNL_ARP_REFUSED_UNSOLICITED, "arp refused unsolicited" },
-    { PMD_TNL_ARP_REFUSED_MALFORMED, "arp refused malformed" },
-    { PMD_TNL_ARP_REFUSED_RATE, "arp refused over rate" },
-    { PMD_TNL_ARP_REFUSED_FULL, "arp refused table full" },
-    { PMD_TNL_NH_REFRESHES, "next hop cache refreshes" },
-};
-
-/* The software offload counters, as gso-stats-show names them. */
-static const struct named_counter gso_counters[] = {
-    { PMD_GSO_PACKETS, "packets segmented" },
-    { PMD_GSO_SEGMENTS, "segments sent" },
-    { PMD_GSO_CSUMS_COMPLETED, "checksums completed" },
-    { PMD_GSO_DROP_NOT_TCP, "drop not tcp" },
-    { PMD_GSO_DROP_MALFORMED, "drop malformed" },
-    { PMD_GSO_DROP_TOO_MANY, "drop too many segments" },
-    { PMD_GSO_DROP_BAD_CSUM, "drop checksum not completable" },
-};
-
-static void
-format_named_counters(struct ds *s, const struct named_counter *names, size_t n,
-                      const uint64_t c[PMD_N_COUNTERS])
-{
-    for (size_t i = 0; i < n; i++) {
-        ds_put_format(s, "  %s: %"PRIu64"\n", names[i].name,
-                      c[names[i].counter]);
-    }
-}
-
-/* Prints the 'n' counters 'names' of each of 'dp''s threads, main thread
- * last, then their total. */
+/* Prints the counters 'tc' of each of 'dp''s threads, main thread last,
+ * then their total. */
 static void
 format_thread_counters(struct ds *s, const struct datapath *dp,
-                       const struct named_counter *names, size_t n)
+                       const struct thread_counters *tc)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
-    uint64_t total[PMD_N_COUNTERS] = { 0 };
+    size_t n = thread_counters_n(tc);
+    uint64_t *total = xcalloc(n, sizeof *total);
+    uint64_t *c = xcalloc(n, sizeof *c);
 
     for (size_t i = 1; i <= dp->n_thread_slots; i++) {
         const struct pmd_thread *t = datapath_thread(dp,
                                                      i % dp->n_thread_slots);
-        uint64_t c[PMD_N_COUNTERS];
 
         if (!t) {
             continue;
         }
-        pmd_thread_read_counters(t, c);
+        thread_counters_read(tc, t->index, c);
         pmd_thread_format_name(s, t);
         ds_put_cstr(s, ":\n");
-        format_named_counters(s, names, n, c);
-        for (size_t j = 0; j < PMD_N_COUNTERS; j++) {
+        thread_counters_format(s, tc, c);
+        for (size_t j = 0; j < n; j++) {
             total[j] += c[j];
         }
     }
     ds_put_cstr(s, "total:\n");
-    format_named_counters(s, names, n, total);
+    thread_counters_format(s, tc, total);
+    free(c);
+    free(total);
 }
 
 /* dpif-percpu/tunnel-stats-show: the neighbour entries learned from ARP,
@@ -357,8 +298,7 @@ format_tunnel_stats(struct ds *s, const struct datapath *dp)
 {
     tunnel_neigh_format(s, dp);
     tunnel_nexthops_format(s, dp->tunnel_nexthops);
-    format_thread_counters(s, dp, tunnel_counters,
-                           ARRAY_SIZE(tunnel_counters));
+    format_thread_counters(s, dp, vport_tunnel_counters(dp->tunnel));
     ds_put_cstr(s, "gro:\n");
     vport_tunnel_format_gro_stats(s, dp, NULL);
 }
@@ -369,18 +309,28 @@ static void
 format_gso_stats(struct ds *s, const struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
-    format_thread_counters(s, dp, gso_counters, ARRAY_SIZE(gso_counters));
+    uint64_t total[DP_GSO_N_COUNTERS] = { 0 };
+
+    for (size_t i = 1; i <= dp->n_thread_slots; i++) {
+        const struct pmd_thread *t = datapath_thread(dp,
+                                                     i % dp->n_thread_slots);
+        uint64_t c[DP_GSO_N_COUNTERS];
+
+        if (!t) {
+            continue;
+        }
+        dp_gso_read(dp->gso, t->index, c);
+        pmd_thread_format_name(s, t);
+        ds_put_cstr(s, ":\n");
+        dp_gso_format(s, c);
+        for (size_t j = 0; j < DP_GSO_N_COUNTERS; j++) {
+            total[j] += c[j];
+        }
+    }
+    ds_put_cstr(s, "total:\n");
+    dp_gso_format(s, total);
 }
 
-
-/* The conntrack counters, as ct-frag-stats-show names them. */
-static const struct named_counter ct_counters[] = {
-    { PMD_CT_PACKETS, "packets through conntrack" },
-    { PMD_CT_FRAGMENTS, "fragments reassembled for conntrack" },
-    { PMD_CT_REASSEMBLED, "datagrams reassembled" },
-    { PMD_CT_REFRAGMENTED, "datagrams fragmented again on output" },
-    { PMD_CT_DROP_REFRAGMENT, "drop could not fragment again" },
-};
 
 /* dpif-percpu/ct-frag-stats-show: who reassembles fragments for conntrack,
  * then the ct() counters of each thread and their total. */
@@ -391,7 +341,7 @@ format_ct_frag_stats(struct ds *s, const struct datapath *dp)
     ds_put_format(s, "fragment reassembly: %s\n",
                   dp_conntrack_uses_ovs_ipf(dp->conntrack)
                   ? "ovs-ipf" : "per-thread");
-    format_thread_counters(s, dp, ct_counters, ARRAY_SIZE(ct_counters));
+    format_thread_counters(s, dp, dp_conntrack_counters(dp->conntrack));
 }
 
 /* A "show" command: what it prints about one datapath, with the datapath's

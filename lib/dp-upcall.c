@@ -121,12 +121,7 @@ upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
     }
     pmd_counter_add(t, PMD_UPCALLS, 1);
 
-    /* A Netlink flow key cannot wildcard the presence of a VLAN tag: a key
-     * without one matches only untagged packets.  Keep the mask in step, as
-     * dpif_netdev_flow_put() and our flow_put do. */
-    if (!match.wc.masks.vlans[0].tci) {
-        match.wc.masks.vlans[0].tci = htons(VLAN_VID_MASK | VLAN_CFI);
-    }
+    megaflow_mask_vlan_presence(&match.wc);
 
     /* ENOSPC: ofproto wants the actions executed but no megaflow, mostly
      * because the datapath is at its flow limit (should_install_flow()). */

@@ -665,11 +665,7 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
         odp_flow_key_hash(&match.flow, sizeof match.flow, &ufid);
     }
 
-    /* Keep in step with dp_upcall_miss(): a key without a VLAN tag matches
-     * only untagged packets. */
-    if (!match.wc.masks.vlans[0].tci) {
-        match.wc.masks.vlans[0].tci = htons(VLAN_VID_MASK | VLAN_CFI);
-    }
+    megaflow_mask_vlan_presence(&match.wc);
 
     flow_table_lock(dp->table);
     flow = flow_table_lookup_flow(dp->table, &match.flow);

@@ -193,22 +193,21 @@ flow_table_lookup(const struct flow_table *table, const struct miniflow *key)
 }
 
 /* Returns the megaflow that matches 'flow', or NULL.  As
- * flow_table_lookup(), for a key held as a 'struct flow'. */
+ * flow_table_lookup(), for a key held as a 'struct flow' (flow_put's),
+ * which it turns into a miniflow first: a miniflow leaves out the zero
+ * words of the flow, which subtable_mask_miniflow() reads as zeros, so the
+ * masked values and their hash are those subtable_mask_flow() computes. */
 struct megaflow *
 flow_table_lookup_flow(const struct flow_table *table, const struct flow *flow)
 {
-    uint64_t values[FLOW_U64S];
-    struct flow_subtable *subtable;
+    struct {
+        struct miniflow mf;         /* The flow's nonzero words... */
+        uint64_t buf[FLOW_U64S];    /* ...and the storage for them. */
+    } key;
 
-    PVECTOR_FOR_EACH (subtable, &table->subtables) {
-        uint32_t hash = subtable_mask_flow(subtable, flow, values);
-        struct megaflow *megaflow = subtable_find(subtable, values, hash);
-
-        if (megaflow) {
-            return megaflow;
-        }
-    }
-    return NULL;
+    miniflow_map_init(&key.mf, flow);
+    miniflow_init(&key.mf, flow);
+    return flow_table_lookup(table, &key.mf);
 }
 
 /* Returns the megaflow with UFID 'ufid', or NULL. */

@@ -115,6 +115,18 @@ void flow_table_lookup_batch(const struct flow_table *,
  * thread, so one cap for the table plays that role. */
 #define FLOW_TABLE_MAX_FLOWS ((size_t) 1 << 20)
 
+/* A Netlink flow key cannot wildcard the presence of a VLAN tag: a key
+ * without one matches only untagged packets.  Every megaflow installed
+ * (an upcall's, flow_put's) has its mask set so, as dpif_netdev_flow_put()
+ * does.  Any thread, on a mask it owns. */
+static inline void
+megaflow_mask_vlan_presence(struct flow_wildcards *wc)
+{
+    if (!wc->masks.vlans[0].tci) {
+        wc->masks.vlans[0].tci = htons(VLAN_VID_MASK | VLAN_CFI);
+    }
+}
+
 /* Writers. */
 size_t flow_table_set_max(struct flow_table *, size_t max_flows);
 void flow_table_lock(struct flow_table *);

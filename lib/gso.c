@@ -202,7 +202,7 @@ static void
 gso_drop(struct dp_packet *p, enum gso_drop_reason reason,
          struct gso_stats *stats)
 {
-    stats->drops[reason]++;
+    gso_stats_add(&stats->drops[reason], 1);
     dp_packet_delete(p);
 }
 
@@ -249,8 +249,8 @@ gso_segment(struct dp_packet *p, uint16_t segsz, struct gso_output *out,
         gso_drop(p, GSO_DROP_TOO_MANY_SEGS, stats);
         return error;
     }
-    stats->packets_segmented++;
-    stats->segments_out += n_segs;
+    gso_stats_add(&stats->packets_segmented, 1);
+    gso_stats_add(&stats->segments_out, n_segs);
     return 0;
 }
 
@@ -370,10 +370,10 @@ bool
 gso_complete_csum_or_drop(struct dp_packet *p, struct gso_stats *stats)
 {
     if (gso_complete_csum(p)) {
-        stats->drops[GSO_DROP_BAD_CSUM_REQUEST]++;
+        gso_stats_add(&stats->drops[GSO_DROP_BAD_CSUM_REQUEST], 1);
         dp_packet_delete(p);
         return false;
     }
-    stats->csums_completed++;
+    gso_stats_add(&stats->csums_completed, 1);
     return true;
 }

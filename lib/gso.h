@@ -46,6 +46,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ovs-atomic.h"
+#include "util.h"
+
 struct dp_packet;
 struct dp_packet_batch;
 
@@ -70,17 +73,42 @@ enum gso_drop_reason {
 };
 
 /* Counters of one thread's segmentation.  Owned by one thread, which
- * updates them with plain stores; other threads may read them (a torn or
- * stale read is harmless for a counter on 64-bit hosts). */
+ * updates them with relaxed atomic loads and stores (gso_stats_add()), so
+ * that other threads may read them as they are (dp-gso.h): they are held
+ * once, with no copy to publish them. */
 struct gso_stats {
-    uint64_t packets_segmented;   /* Packets gso_segment() accepted, cut
-                                   * into segments or sent as one. */
-    uint64_t segments_out;        /* Packets it handed to the output. */
-    uint64_t csums_completed;     /* Packets whose partial checksums
-                                   * gso_complete_csum_or_drop()
-                                   * completed. */
-    uint64_t drops[GSO_N_DROP_REASONS]; /* Packets it dropped, by reason. */
+    atomic_uint64_t packets_segmented; /* Packets gso_segment() accepted,
+                                        * cut into segments or sent as
+                                        * one. */
+    atomic_uint64_t segments_out;      /* Packets it handed to the output. */
+    atomic_uint64_t csums_completed;   /* Packets whose partial checksums
+                                        * gso_complete_csum_or_drop()
+                                        * completed. */
+    atomic_uint64_t drops[GSO_N_DROP_REASONS]; /* Packets it dropped, by
+                                                * reason. */
 };
+
+/* Adds 'n' to 'counter', a member of a 'struct gso_stats' that the calling
+ * thread owns. */
+static inline void
+gso_stats_add(atomic_uint64_t *counter, uint64_t n)
+{
+    uint64_t v;
+
+    atomic_read_relaxed(counter, &v);
+    atomic_store_relaxed(counter, v + n);
+}
+
+/* Returns 'counter', a member of a 'struct gso_stats', as any thread may
+ * read it. */
+static inline uint64_t
+gso_stats_get(const atomic_uint64_t *counter)
+{
+    uint64_t v;
+
+    atomic_read_relaxed(CONST_CAST(atomic_uint64_t *, counter), &v);
+    return v;
+}
 
 /* Where segments go.  gso_output_put() appends a packet to 'batch'; when
  * the batch is full it first calls 'flush(batch, aux)', which must send the

@@ -123,7 +123,6 @@ pmd_thread_destroy(struct pmd_thread *t)
     }
     flow_cache_destroy(t->cache);
     flow_table_ranking_destroy(t->ranking);
-    ipf_cpu_destroy(ovsrcu_get_protected(struct ipf_cpu *, &t->ipf));
     vport_tunnel_thread_destroy(t->tunnel);
     free(t->polls);
     free(t->next_polls);

@@ -34,7 +34,6 @@
 #include <stdint.h>
 
 #include "dp-packet.h"
-#include "gso.h"
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/thread.h"
 #include "openvswitch/types.h"
@@ -43,7 +42,6 @@
 
 struct datapath;
 struct dp_port;
-struct ipf_cpu;
 struct vport_tunnel_rx;
 struct vport_tunnel_thread;
 struct ds;
@@ -74,74 +72,6 @@ enum pmd_counter {
     PMD_DROP_ACTION_SHORT,      /* Dropped: shorter than a header its
                                  * actions write (dp-actions-guard.h). */
 
-    /* Tunnel vports (vport-tunnel*.c). */
-    PMD_TNL_RX_DECAP,           /* Packets decapsulated. */
-    PMD_TNL_RX_FRAGMENTS,       /* Outer fragments given to reassembly. */
-    PMD_TNL_RX_REASSEMBLED,     /* Outer datagrams reassembled. */
-    PMD_TNL_DROP_BAD_HEADER,    /* Outer IPv4 header malformed. */
-    PMD_TNL_DROP_TRUNCATED,     /* Shorter than its headers say. */
-    PMD_TNL_DROP_BAD_CSUM,      /* Outer IPv4 header checksum wrong. */
-    PMD_TNL_DROP_NOT_IPV4,      /* Inner packet not IPv4. */
-    PMD_TNL_DROP_ECN,           /* Outer CE on a not-ECT inner (RFC 6040). */
-    PMD_TNL_DROP_GRO_BACKLOG,   /* GRO cell backlog full. */
-    PMD_TNL_TX_ENCAP,           /* Packets encapsulated. */
-    PMD_TNL_TX_FRAGMENTED,      /* Outer packets sent as fragments. */
-    PMD_TNL_TX_ICMP_FRAG_NEEDED,/* Too big with DF: ICMP sent back. */
-    PMD_TNL_TX_ARP_REQUESTS,    /* ARP requests sent for a next hop. */
-    PMD_TNL_ARP_REQUESTS_OVER_RATE, /* Requests not sent: over the
-                                     * thread's request budget. */
-    PMD_TNL_DROP_NO_ROUTE,      /* No route to the remote endpoint. */
-    PMD_TNL_DROP_NO_UNDERLAY,   /* Route's device is not a port here. */
-    PMD_TNL_DROP_NO_NEIGH,      /* Next hop's MAC not known yet. */
-    PMD_TNL_DROP_TX_INVALID,    /* Not an IPv4 packet, or no IPv4
-                                 * tunnel destination. */
-    PMD_TNL_DROP_TOO_BIG,       /* Too big, and cannot be fragmented. */
-    PMD_TNL_RX_FRAGMENTS_COPIED,/* Later outer fragments of a datagram not
-                                 * known yet to be a tunnel's: delivered to
-                                 * the local port, and a copy given to
-                                 * reassembly. */
-    PMD_TNL_DROP_NESTING,       /* Decapsulated more than
-                                 * VPORT_TUNNEL_MAX_NESTING times in a row
-                                 * (a tunnel looping into itself). */
-    PMD_TNL_DROP_TOO_LONG,      /* Encapsulated, it would exceed 65535
-                                 * bytes. */
-    PMD_TNL_ICMP_SUPPRESSED,    /* ICMP "fragmentation needed" not sent:
-                                 * over the thread's rate limit. */
-
-    /* Tunnel next hops (tunnel-neigh.c, tunnel-nexthop.c). */
-    PMD_TNL_ARP_LEARNED,        /* Solicited ARP replies that set an entry
-                                 * of the neighbour cache. */
-    PMD_TNL_ARP_CONFIRMED,      /* Solicited replies that confirmed one. */
-    PMD_TNL_ARP_CANDIDATES,     /* Solicited replies with another MAC for a
-                                 * known next hop, held until the known one
-                                 * fails to answer. */
-    PMD_TNL_ARP_REFUSED_GARP,   /* Gratuitous ARP: never learned. */
-    PMD_TNL_ARP_REFUSED_NOT_OURS, /* Replies to an address not the port's. */
-    PMD_TNL_ARP_REFUSED_UNSOLICITED, /* Replies to no request of ours. */
-    PMD_TNL_ARP_REFUSED_MALFORMED, /* Bad ARP header or sender address. */
-    PMD_TNL_ARP_REFUSED_RATE,   /* Over the thread's snooping budget. */
-    PMD_TNL_ARP_REFUSED_FULL,   /* The learned entries at their bound. */
-    PMD_TNL_NH_REFRESHES,       /* Next hops read from OVS's cache into
-                                 * the thread's own. */
-
-    /* Software segmentation (gso.h), copied from 'gso_stats' when the
-     * thread flushes its output. */
-    PMD_GSO_PACKETS,            /* TSO packets segmented in software. */
-    PMD_GSO_SEGMENTS,           /* Segments they gave. */
-    PMD_GSO_DROP_NOT_TCP,       /* Dropped: marked for TSO, not TCP. */
-    PMD_GSO_DROP_MALFORMED,     /* Dropped: headers malformed. */
-    PMD_GSO_DROP_TOO_MANY,      /* Dropped: too many segments. */
-    PMD_GSO_CSUMS_COMPLETED,    /* Partial checksums completed. */
-    PMD_GSO_DROP_BAD_CSUM,      /* Dropped: a checksum request that cannot
-                                 * be completed. */
-
-    /* Conntrack (dp-conntrack.h). */
-    PMD_CT_PACKETS,             /* Packets through conntrack_execute(). */
-    PMD_CT_FRAGMENTS,           /* Fragments given to reassembly by ct(). */
-    PMD_CT_REASSEMBLED,         /* Datagrams they completed. */
-    PMD_CT_REFRAGMENTED,        /* Reassembled datagrams cut again on
-                                 * output. */
-    PMD_CT_DROP_REFRAGMENT,     /* Dropped: could not be cut again. */
     PMD_BUSY_CYCLES,            /* TSC cycles in rounds that got packets. */
     PMD_IDLE_CYCLES,            /* TSC cycles in rounds that got none. */
     PMD_N_COUNTERS
@@ -207,24 +137,8 @@ struct pmd_thread {
     size_t n_active_tunnels;
     unsigned int tunnel_nesting;
     struct vport_tunnel_thread *tunnel;
-    /* Fragment reassembly (dp-ipf.h): created at first use, then read by
-     * the main thread for its counters.  'ipf_generation' is the limits'
-     * generation applied to it. */
-    OVSRCU_TYPE(struct ipf_cpu *) ipf;
-    uint64_t ipf_generation;
-    struct gso_stats gso_stats; /* Software segmentation. */
-    uint64_t gso_published;     /* gso_stats' activity when last copied to
-                                 * 'counters' (see dp_actions_flush()). */
     uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
 
-    /* When this thread last sent an ARP request for a next hop, so that a
-     * burst of packets to an unresolved next hop sends one request a
-     * second, not one per packet. */
-#define PMD_ARP_HISTORY 8
-    struct {
-        ovs_be32 ip;
-        long long int sent;     /* Time sent, in ms. */
-    } arp_history[PMD_ARP_HISTORY];
     long long int now;          /* Time of the current round, in ms. */
     atomic_ullong counters[PMD_N_COUNTERS]; /* Written by this thread only. */
 

@@ -35,6 +35,7 @@
 #include "timeval.h"
 #include "tnl-neigh-cache.h"
 #include "util.h"
+#include "vport-tunnel.h"
 
 /* Least time between two ARP requests of one thread for one next hop. */
 #define TUNNEL_NEIGH_REQUEST_INTERVAL_MS 1000
@@ -93,12 +94,24 @@ struct bucket {
     long long int refilled;     /* When 'tokens' was last refilled, ms. */
 };
 
-/* One thread's budgets.  Written only by the thread whose index it has;
- * padded so that threads share no line. */
+/* How many next hops a thread remembers its last ARP request for. */
+#define TUNNEL_NEIGH_ARP_HISTORY 8
+
+/* When a thread last sent an ARP request for a next hop, so that a burst of
+ * packets to an unresolved next hop sends one request a second, not one per
+ * packet. */
+struct arp_sent {
+    ovs_be32 ip;                /* The next hop. */
+    long long int sent;         /* Time sent, in ms; 0: never. */
+};
+
+/* One thread's budgets and request history.  Written only by the thread
+ * whose index it has; padded so that threads share no line. */
 struct thread_budget {
     PADDED_MEMBERS(CACHE_LINE_SIZE,
         struct bucket snoop;    /* ARP packets to examine. */
         struct bucket request;  /* ARP requests to send. */
+        struct arp_sent history[TUNNEL_NEIGH_ARP_HISTORY];
     );
 };
 
@@ -440,24 +453,24 @@ budget_take(struct pmd_thread *t)
 static bool
 request_allowed(struct pmd_thread *t, ovs_be32 ip)
 {
+    struct arp_sent *history = t->dp->tunnel_neigh->budgets[t->index].history;
     size_t oldest = 0;
 
-    for (size_t i = 0; i < PMD_ARP_HISTORY; i++) {
-        if (t->arp_history[i].ip == ip) {
-            if (t->now - t->arp_history[i].sent
-                < TUNNEL_NEIGH_REQUEST_INTERVAL_MS
-                && t->arp_history[i].sent) {
+    for (size_t i = 0; i < TUNNEL_NEIGH_ARP_HISTORY; i++) {
+        if (history[i].ip == ip) {
+            if (t->now - history[i].sent < TUNNEL_NEIGH_REQUEST_INTERVAL_MS
+                && history[i].sent) {
                 return false;
             }
             oldest = i;
             break;
         }
-        if (t->arp_history[i].sent < t->arp_history[oldest].sent) {
+        if (history[i].sent < history[oldest].sent) {
             oldest = i;
         }
     }
-    t->arp_history[oldest].ip = ip;
-    t->arp_history[oldest].sent = t->now ? t->now : 1;
+    history[oldest].ip = ip;
+    history[oldest].sent = t->now ? t->now : 1;
     return true;
 }
 
@@ -501,11 +514,11 @@ tunnel_neigh_request_admit(struct pmd_thread *t, odp_port_t port_no,
     if (!bucket_take(&t->dp->tunnel_neigh->budgets[t->index].request,
                      TUNNEL_NEIGH_REQUEST_RATE, TUNNEL_NEIGH_REQUEST_BURST,
                      t->now)) {
-        pmd_counter_add(t, PMD_TNL_ARP_REQUESTS_OVER_RATE, 1);
+        vport_tunnel_count(t, VPORT_TNL_ARP_REQUESTS_OVER_RATE, 1);
         return false;
     }
     pending_add(t->dp->tunnel_neigh, port_no, next_hop, t->now);
-    pmd_counter_add(t, PMD_TNL_TX_ARP_REQUESTS, 1);
+    vport_tunnel_count(t, VPORT_TNL_TX_ARP_REQUESTS, 1);
     return true;
 }
 
@@ -533,7 +546,7 @@ snoop_gratuitous(struct pmd_thread *t, const char *dev, ovs_be32 ip,
 {
     struct tunnel_neigh *tn = t->dp->tunnel_neigh;
 
-    pmd_counter_add(t, PMD_TNL_ARP_REFUSED_GARP, 1);
+    vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_GARP, 1);
     if (budget_take(t)) {
         struct learned *l;
 
@@ -553,13 +566,13 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
             const char *dev, ovs_be32 ip, struct eth_addr mac)
 {
     struct tunnel_neigh *tn = t->dp->tunnel_neigh;
-    enum pmd_counter verdict;
+    enum vport_tunnel_counter verdict;
     struct in6_addr ip6;
     struct pending *p;
     struct learned *l;
 
     if (!budget_take(t)) {
-        pmd_counter_add(t, PMD_TNL_ARP_REFUSED_RATE, 1);
+        vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_RATE, 1);
         return;
     }
     in6_addr_set_mapped_ipv4(&ip6, ip);
@@ -571,7 +584,7 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
         if (l && !eth_addr_equals(l->mac, mac)) {
             l->disputed = true;
         }
-        verdict = PMD_TNL_ARP_REFUSED_UNSOLICITED;
+        verdict = VPORT_TNL_ARP_REFUSED_UNSOLICITED;
     } else if (l && eth_addr_equals(l->mac, mac)) {
         struct eth_addr cached;
 
@@ -586,9 +599,9 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
         l->candidate_due = 0;
         /* The next hop we know answered: later answers move nothing. */
         pending_answer(p, true);
-        verdict = PMD_TNL_ARP_CONFIRMED;
+        verdict = VPORT_TNL_ARP_CONFIRMED;
     } else if (!l && hmap_count(&tn->learned) >= TUNNEL_NEIGH_MAX_ENTRIES) {
-        verdict = PMD_TNL_ARP_REFUSED_FULL;
+        verdict = VPORT_TNL_ARP_REFUSED_FULL;
     } else if (l && (p->reverify || !p->answers)) {
         /* Asked again about a next hop we know, another MAC answers: it
          * replaces the known one only if that does not answer within the
@@ -602,7 +615,7 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
             l->candidate_due = p->sent + TUNNEL_NEIGH_PENDING_MS;
         }
         l->disputed = true;
-        verdict = PMD_TNL_ARP_CANDIDATES;
+        verdict = VPORT_TNL_ARP_CANDIDATES;
     } else {
         pending_answer(p, false);
         if (!l) {
@@ -617,10 +630,10 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
         l->expires = t->now + TUNNEL_NEIGH_AGING_MS;
         l->candidate_due = 0;
         tnl_neigh_set(dev, &ip6, mac);
-        verdict = PMD_TNL_ARP_LEARNED;
+        verdict = VPORT_TNL_ARP_LEARNED;
     }
     ovs_mutex_unlock(&tn->mutex);
-    pmd_counter_add(t, verdict, 1);
+    vport_tunnel_count(t, verdict, 1);
 }
 
 /* Examines 'packet', about to be output to 'port', which holds IPv4
@@ -642,7 +655,7 @@ snoop_packet(struct pmd_thread *t, const struct dp_port *port,
         return;
     }
     if (dp_packet_size(packet) < ETH_HEADER_LEN + ARP_ETH_HEADER_LEN) {
-        pmd_counter_add(t, PMD_TNL_ARP_REFUSED_MALFORMED, 1);
+        vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_MALFORMED, 1);
         return;
     }
     memcpy(&arp, (const char *) eth + ETH_HEADER_LEN, sizeof arp);
@@ -653,7 +666,7 @@ snoop_packet(struct pmd_thread *t, const struct dp_port *port,
         || arp.ar_pro != htons(ARP_PRO_IP)
         || arp.ar_hln != ETH_ADDR_LEN || arp.ar_pln != sizeof(ovs_be32)
         || (op != ARP_OP_REQUEST && op != ARP_OP_REPLY)) {
-        pmd_counter_add(t, PMD_TNL_ARP_REFUSED_MALFORMED, 1);
+        vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_MALFORMED, 1);
         return;
     }
     if (op == ARP_OP_REQUEST && spa != tpa) {
@@ -663,13 +676,13 @@ snoop_packet(struct pmd_thread *t, const struct dp_port *port,
     if (eth_addr_is_zero(arp.ar_sha) || eth_addr_is_multicast(arp.ar_sha)
         || !spa || spa == htonl(INADDR_BROADCAST) || ip_is_multicast(spa)
         || port_has_addr(addrs, port->port_no, spa)) {
-        pmd_counter_add(t, PMD_TNL_ARP_REFUSED_MALFORMED, 1);
+        vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_MALFORMED, 1);
         return;
     }
     if (spa == tpa) {
         snoop_gratuitous(t, netdev_get_name(port->netdev), spa, arp.ar_sha);
     } else if (!port_has_addr(addrs, port->port_no, tpa)) {
-        pmd_counter_add(t, PMD_TNL_ARP_REFUSED_NOT_OURS, 1);
+        vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_NOT_OURS, 1);
     } else {
         snoop_reply(t, port, netdev_get_name(port->netdev), spa,
                     arp.ar_sha);
@@ -724,7 +737,7 @@ tunnel_neigh_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
         l->disputed = false;
         l->candidate_due = 0;
         tnl_neigh_set(dev, &ip6, l->mac);
-        pmd_counter_add(t, PMD_TNL_ARP_LEARNED, 1);
+        vport_tunnel_count(t, VPORT_TNL_ARP_LEARNED, 1);
     }
     error = tnl_neigh_lookup(dev, &ip6, mac) ? ENOENT : 0;
     if (l) {

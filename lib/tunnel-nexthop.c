@@ -29,6 +29,7 @@
 #include "seq.h"
 #include "tunnel-neigh.h"
 #include "util.h"
+#include "vport-tunnel.h"
 
 BUILD_ASSERT_DECL(IS_POW2(TUNNEL_NEXTHOP_SETS));
 
@@ -176,7 +177,7 @@ tunnel_nexthop_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
         return 0;
     }
 
-    pmd_counter_add(t, PMD_TNL_NH_REFRESHES, 1);
+    vport_tunnel_count(t, VPORT_TNL_NH_REFRESHES, 1);
     error = tunnel_neigh_lookup(t, dev, ip, mac);
     ovs_strlcpy(e->dev, dev, sizeof e->dev);
     e->ip = ip;

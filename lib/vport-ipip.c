@@ -27,53 +27,13 @@
 /* IP protocol number of IPv4-in-IPv4 (RFC 2003). */
 #define IPPROTO_IPIP_ 4
 
-/* Returns the outer IPv4 header of 'packet' if it is an Ethernet frame
- * (untagged or with one 802.1Q tag) carrying IPv4 of protocol 4, and sets
- * its l3_ofs; else returns NULL.  Guarantees only that IP_HEADER_LEN bytes
- * follow the returned header: vport_ipip_check_outer() checks the rest. */
-struct ip_header *
-vport_ipip_outer_header(struct dp_packet *packet)
-{
-    const uint8_t *data = dp_packet_data(packet);
-    size_t size = dp_packet_size(packet);
-    size_t l3 = ETH_HEADER_LEN;
-    ovs_be16 type;
-
-    if (packet->packet_type != htonl(PT_ETH)
-        || size < l3 + IP_HEADER_LEN) {
-        return NULL;
-    }
-    type = ((const struct eth_header *) data)->eth_type;
-    if (type == htons(ETH_TYPE_VLAN_8021Q)) {
-        l3 += VLAN_HEADER_LEN;
-        if (size < l3 + IP_HEADER_LEN) {
-            return NULL;
-        }
-        type = ((const struct vlan_eth_header *) data)->veth_next_type;
-    }
-    if (type != htons(ETH_TYPE_IP) || data[l3 + 9] != IPPROTO_IPIP_) {
-        return NULL;
-    }
-    dp_packet_set_l3(packet, (uint8_t *) data + l3);
-    return dp_packet_l3(packet);
-}
-
-/* Checks 'ip', the outer IPv4 header of 'packet' that
- * vport_ipip_outer_header() returned: see vport_tunnel_check_outer(). */
-enum pmd_counter
-vport_ipip_check_outer(const struct dp_packet *packet,
-                       const struct ip_header *ip)
-{
-    return vport_tunnel_check_outer(packet, ip);
-}
-
 /* Strips the outer header of 'packet', whose outer IPv4 header 'outer'
- * passed vport_ipip_check_outer() and is not a fragment, and fills in its
+ * passed vport_tunnel_check_outer() and is not a fragment, and fills in its
  * tunnel metadata as received on vport 'port_no' (having come in on port
  * 'rx_port').  Returns 0, or the counter to drop it with; the packet may
  * then have been modified (its inner ECN field) but is still the caller's
  * to free. */
-enum pmd_counter
+enum vport_tunnel_counter
 vport_ipip_decapsulate(struct dp_packet *packet, const struct ip_header *outer,
                        odp_port_t port_no, odp_port_t rx_port)
 {
@@ -83,13 +43,13 @@ vport_ipip_decapsulate(struct dp_packet *packet, const struct ip_header *outer,
     struct flow_tnl *tnl;
 
     if (inner_len < IP_HEADER_LEN) {
-        return inner_len ? PMD_TNL_DROP_TRUNCATED : PMD_TNL_DROP_NOT_IPV4;
+        return inner_len ? VPORT_TNL_DROP_TRUNCATED : VPORT_TNL_DROP_NOT_IPV4;
     }
     if (IP_VER(inner->ip_ihl_ver) != 4) {
-        return PMD_TNL_DROP_NOT_IPV4;
+        return VPORT_TNL_DROP_NOT_IPV4;
     }
     if (!vport_tunnel_ecn_decapsulate(inner, outer->ip_tos)) {
-        return PMD_TNL_DROP_ECN;
+        return VPORT_TNL_DROP_ECN;
     }
 
     vport_tunnel_init_metadata(packet, port_no, rx_port);
@@ -118,7 +78,7 @@ vport_ipip_decapsulate(struct dp_packet *packet, const struct ip_header *outer,
 static struct dp_packet *
 ipip_decapsulate(struct netdev *netdev OVS_UNUSED, struct dp_packet *packet,
                  const struct ip_header *outer, odp_port_t port_no,
-                 odp_port_t rx_port, enum pmd_counter *drop)
+                 odp_port_t rx_port, enum vport_tunnel_counter *drop)
 {
     *drop = vport_ipip_decapsulate(packet, outer, port_no, rx_port);
     if (*drop) {

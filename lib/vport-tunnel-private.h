@@ -26,11 +26,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "datapath.h"
 #include "dp-packet.h"
 #include "netdev-ipip.h"
 #include "openvswitch/types.h"
 #include "ovs-rcu.h"
 #include "pmd.h"
+#include "thread-counters.h"
 #include "util.h"
 #include "vport-tunnel.h"
 
@@ -102,10 +104,26 @@ struct vport_tunnel_thread {
                                      * the bucket starts full. */
 };
 
+/* The datapath's tunnel layer ('struct datapath''s 'tunnel'). */
+struct vport_tunnel_table {
+    /* VPORT_TUNNEL_COUNTERS of each forwarding thread, by thread index:
+     * row 'i' written only by thread 'i'. */
+    struct thread_counters *counters;
+};
+
+/* Adds 'n' to 't''s tunnel counter 'c': vport_tunnel_count(), inline for
+ * the packet path of the layer's own files. */
+static inline void
+vport_tunnel_count__(struct pmd_thread *t, enum vport_tunnel_counter c,
+                     uint64_t n)
+{
+    thread_counters_add(t->dp->tunnel->counters, t->index, c, n);
+}
+
 /* vport-tunnel.c. */
 struct vport_tunnel_thread *vport_tunnel_thread_state(struct pmd_thread *);
 void vport_tunnel_drop(struct pmd_thread *, struct vport_tunnel *,
-                       struct dp_packet *, enum pmd_counter reason,
+                       struct dp_packet *, enum vport_tunnel_counter reason,
                        enum netdev_ipip_counter port_counter);
 void vport_tunnel_port_count(struct pmd_thread *, struct vport_tunnel *,
                              enum netdev_ipip_counter, uint64_t n);

@@ -51,7 +51,7 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
 /* Drops 'packet', received on 'vport' by 't', for 'reason'. */
 static void
 rx_drop(struct pmd_thread *t, struct vport_tunnel *vport,
-        struct dp_packet *packet, enum pmd_counter reason)
+        struct dp_packet *packet, enum vport_tunnel_counter reason)
 {
     vport_tunnel_drop(t, vport, packet, reason, NETDEV_IPIP_RX_ERRORS);
 }
@@ -59,7 +59,7 @@ rx_drop(struct pmd_thread *t, struct vport_tunnel *vport,
 /* Checks 'ip', the outer IPv4 header of 'packet': version, header and total
  * lengths against the bytes present, header checksum.  Returns 0 if it is
  * sound, else the counter to drop the packet with. */
-enum pmd_counter
+enum vport_tunnel_counter
 vport_tunnel_check_outer(const struct dp_packet *packet,
                          const struct ip_header *ip)
 {
@@ -68,17 +68,17 @@ vport_tunnel_check_outer(const struct dp_packet *packet,
     size_t tot_len = ntohs(ip->ip_tot_len);
 
     if (IP_VER(ip->ip_ihl_ver) != 4 || ihl < IP_HEADER_LEN) {
-        return PMD_TNL_DROP_BAD_HEADER;
+        return VPORT_TNL_DROP_BAD_HEADER;
     }
     if (avail < ihl || tot_len > avail) {
-        return PMD_TNL_DROP_TRUNCATED;
+        return VPORT_TNL_DROP_TRUNCATED;
     }
     if (tot_len < ihl) {
-        return PMD_TNL_DROP_BAD_HEADER;
+        return VPORT_TNL_DROP_BAD_HEADER;
     }
     if (!(*dp_packet_ol_flags_ptr(packet) & DP_PACKET_OL_RX_IP_CKSUM_GOOD)
         && csum(ip, ihl)) {
-        return PMD_TNL_DROP_BAD_CSUM;
+        return VPORT_TNL_DROP_BAD_CSUM;
     }
     return 0;
 }
@@ -149,7 +149,7 @@ vport_tunnel_init_metadata(struct dp_packet *packet, odp_port_t port_no,
 struct dp_packet *
 vport_tunnel_pop_netdev(struct netdev *netdev, struct dp_packet *packet,
                         const struct ip_header *outer, odp_port_t port_no,
-                        odp_port_t rx_port, enum pmd_counter *drop)
+                        odp_port_t rx_port, enum vport_tunnel_counter *drop)
 {
     size_t ihl = IP_IHL(outer->ip_ihl_ver) * 4;
     size_t tot_len = ntohs(outer->ip_tot_len);
@@ -159,7 +159,7 @@ vport_tunnel_pop_netdev(struct netdev *netdev, struct dp_packet *packet,
 
     if (ihl != IP_HEADER_LEN) {
         /* OVS's parsers take no IP options (and log each such packet). */
-        *drop = PMD_TNL_DROP_BAD_HEADER;
+        *drop = VPORT_TNL_DROP_BAD_HEADER;
         goto drop;
     }
     if ((const char *) outer - (const char *) dp_packet_data(packet)
@@ -184,7 +184,7 @@ vport_tunnel_pop_netdev(struct netdev *netdev, struct dp_packet *packet,
     dp_packet_batch_init_packet(&batch, packet);
     netdev_pop_header(netdev, &batch);
     if (dp_packet_batch_is_empty(&batch)) {
-        *drop = PMD_TNL_DROP_BAD_HEADER;
+        *drop = VPORT_TNL_DROP_BAD_HEADER;
         return NULL;
     }
     packet = batch.packets[0];
@@ -194,7 +194,7 @@ vport_tunnel_pop_netdev(struct netdev *netdev, struct dp_packet *packet,
     inner = vport_tunnel_inner_ipv4(packet);
     if (inner && IP_VER(inner->ip_ihl_ver) == 4
         && !vport_tunnel_ecn_decapsulate(inner, outer_tos)) {
-        *drop = PMD_TNL_DROP_ECN;
+        *drop = VPORT_TNL_DROP_ECN;
         goto drop;
     }
     return packet;
@@ -248,7 +248,7 @@ vport_tunnel_rx_nesting_ok(struct pmd_thread *t, struct vport_tunnel *vport,
     }
     VLOG_DBG_RL(&rl, "%s: dropped a packet decapsulated %u times in a row",
                 netdev_get_name(vport->port->netdev), t->tunnel_nesting + 1);
-    vport_tunnel_drop(t, vport, packet, PMD_TNL_DROP_NESTING,
+    vport_tunnel_drop(t, vport, packet, VPORT_TNL_DROP_NESTING,
                       NETDEV_IPIP_RX_DROPPED);
     return false;
 }
@@ -271,7 +271,7 @@ vport_tunnel_rx_enqueue(struct pmd_thread *t, struct vport_tunnel *vport,
             ovsrcu_set(&rx->gro, gro);
         }
         if (gro_cell_backlog(gro) >= TUNNEL_GRO_BACKLOG) {
-            pmd_counter_add(t, PMD_TNL_DROP_GRO_BACKLOG, 1);
+            vport_tunnel_count__(t, VPORT_TNL_DROP_GRO_BACKLOG, 1);
         }
         gro_cell_receive(gro, packet);
     } else {
@@ -293,7 +293,7 @@ rx_decapsulate(struct pmd_thread *t, struct vport_tunnel *vport,
                struct dp_packet *packet, const struct ip_header *ip,
                odp_port_t rx_port)
 {
-    enum pmd_counter drop;
+    enum vport_tunnel_counter drop;
 
     if (!vport_tunnel_rx_nesting_ok(t, vport, packet)) {
         return;
@@ -308,11 +308,11 @@ rx_decapsulate(struct pmd_thread *t, struct vport_tunnel *vport,
     packet = vport->ops->decapsulate(vport->port->netdev, packet, ip,
                                      vport->port->port_no, rx_port, &drop);
     if (!packet) {
-        pmd_counter_add(t, drop, 1);
+        vport_tunnel_count__(t, drop, 1);
         vport_tunnel_port_count(t, vport, NETDEV_IPIP_RX_ERRORS, 1);
         return;
     }
-    pmd_counter_add(t, PMD_TNL_RX_DECAP, 1);
+    vport_tunnel_count__(t, VPORT_TNL_RX_DECAP, 1);
     vport_tunnel_port_count(t, vport, NETDEV_IPIP_RX_PACKETS, 1);
     vport_tunnel_port_count(t, vport, NETDEV_IPIP_RX_BYTES,
                             dp_packet_size(packet));
@@ -330,7 +330,7 @@ rx_fragment(struct pmd_thread *t, const struct vport_tunnel_endpoints *eps,
             odp_port_t rx_port)
 {
     const struct ip_header *ip = dp_packet_l3(packet);
-    enum pmd_counter drop = vport_tunnel_check_outer(packet, ip);
+    enum vport_tunnel_counter drop = vport_tunnel_check_outer(packet, ip);
     const uint8_t *l4;
     size_t l4_len;
 
@@ -338,17 +338,17 @@ rx_fragment(struct pmd_thread *t, const struct vport_tunnel_endpoints *eps,
         if (vport) {
             rx_drop(t, vport, packet, drop);
         } else {
-            pmd_counter_add(t, drop, 1);
+            vport_tunnel_count__(t, drop, 1);
             dp_packet_delete(packet);
         }
         return NULL;
     }
-    pmd_counter_add(t, PMD_TNL_RX_FRAGMENTS, 1);
+    vport_tunnel_count__(t, VPORT_TNL_RX_FRAGMENTS, 1);
     packet = ipf_cpu_reassemble(dp_ipf_thread_table(t), packet, t->now);
     if (!packet) {
         return NULL;
     }
-    pmd_counter_add(t, PMD_TNL_RX_REASSEMBLED, 1);
+    vport_tunnel_count__(t, VPORT_TNL_RX_REASSEMBLED, 1);
     ip = dp_packet_l3(packet);
     l4 = vport_tunnel_outer_l4(packet, ip, &l4_len);
     vport = vport_tunnel_find_endpoint(eps, ip->ip_proto, l4, l4_len,
@@ -393,7 +393,7 @@ terminate_one(struct pmd_thread *t, const struct vport_tunnel_endpoints *eps,
          * lets it complete here; if not, the copy ages out of the table,
          * and the host, which got every fragment, reassembles it. */
         if (!vport_tunnel_check_outer(packet, dp_packet_l3(packet))) {
-            pmd_counter_add(t, PMD_TNL_RX_FRAGMENTS_COPIED, 1);
+            vport_tunnel_count__(t, VPORT_TNL_RX_FRAGMENTS_COPIED, 1);
             copy = rx_fragment(t, eps, NULL, dp_packet_clone(packet),
                                rx_port);
             dp_packet_delete(copy);

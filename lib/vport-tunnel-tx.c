@@ -28,6 +28,7 @@
 #include "csum.h"
 #include "datapath.h"
 #include "dp-input.h"
+#include "dp-gso.h"
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "flow.h"
@@ -94,7 +95,7 @@ struct underlay {
  * lookups are lock-free and take no reference: the router's classifier and
  * the neighbour cache are RCU-protected, and the port stays valid until 't'
  * quiesces. */
-static enum pmd_counter
+static enum vport_tunnel_counter
 resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
                  struct underlay *u)
 {
@@ -106,12 +107,12 @@ resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
     u->dst = dst;
     in6_addr_set_mapped_ipv4(&dst6, dst);
     if (!ovs_router_lookup(mark, &dst6, out_dev, &src6, &gw6)) {
-        return PMD_TNL_DROP_NO_ROUTE;
+        return VPORT_TNL_DROP_NO_ROUTE;
     }
     u->src = in6_addr_get_mapped_ipv4(&src6);
     u->port = datapath_find_port_by_name(t->dp, out_dev);
     if (!u->port) {
-        return PMD_TNL_DROP_NO_UNDERLAY;
+        return VPORT_TNL_DROP_NO_UNDERLAY;
     }
     dp_port_get_link(u->port, &u->port_mac, &u->mtu);
 
@@ -121,7 +122,7 @@ resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
         /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile). */
         tunnel_neigh_request(t, u->port, u->port_mac, u->src, nh);
         if (error != EAGAIN) {
-            return PMD_TNL_DROP_NO_NEIGH;
+            return VPORT_TNL_DROP_NO_NEIGH;
         }
     }
     return 0;
@@ -130,7 +131,7 @@ resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
 /* Drops 'packet', output to 'vport' by 't', for 'reason'. */
 static void
 tx_drop(struct pmd_thread *t, struct vport_tunnel *vport,
-        struct dp_packet *packet, enum pmd_counter reason)
+        struct dp_packet *packet, enum vport_tunnel_counter reason)
 {
     vport_tunnel_drop(t, vport, packet, reason, NETDEV_IPIP_TX_DROPPED);
 }
@@ -143,7 +144,7 @@ get_underlay(struct pmd_thread *t, struct vport_tunnel *vport,
              struct dp_packet *packet, struct underlay *u, bool *have_u)
 {
     const struct flow_tnl *tnl = &packet->md.tunnel;
-    enum pmd_counter drop;
+    enum vport_tunnel_counter drop;
 
     if (*have_u && u->dst == tnl->ip_dst) {
         return true;
@@ -151,7 +152,7 @@ get_underlay(struct pmd_thread *t, struct vport_tunnel *vport,
     drop = resolve_underlay(t, tnl->ip_dst, packet->md.pkt_mark, u);
     *have_u = !drop;
     if (drop) {
-        if (drop != PMD_TNL_DROP_NO_NEIGH) {
+        if (drop != VPORT_TNL_DROP_NO_NEIGH) {
             /* INFO, not WARN: as with the kernel's vports (and OVS's native
              * tunnels), a missing route is the network's state, not an
              * error of ours; BFD and CFM over a tunnel hit it by design
@@ -159,7 +160,7 @@ get_underlay(struct pmd_thread *t, struct vport_tunnel *vport,
             VLOG_INFO_RL(&rl, "%s: cannot send to "IP_FMT": %s",
                          netdev_get_name(vport->port->netdev),
                          IP_ARGS(tnl->ip_dst),
-                         drop == PMD_TNL_DROP_NO_ROUTE
+                         drop == VPORT_TNL_DROP_NO_ROUTE
                          ? "no route"
                          : "the route's device is not a bridge port");
         }
@@ -213,7 +214,7 @@ send_frag_needed(struct pmd_thread *t, struct vport_tunnel *vport,
     if (icmp_allowed(t)) {
         icmp = ip_icmp_frag_needed(packet, local, mtu);
     } else {
-        pmd_counter_add(t, PMD_TNL_ICMP_SUPPRESSED, 1);
+        vport_tunnel_count__(t, VPORT_TNL_ICMP_SUPPRESSED, 1);
     }
     if (icmp && vport_tunnel_rx_nesting_ok(t, vport, icmp)) {
         struct flow_tnl *rtnl;
@@ -224,10 +225,10 @@ send_frag_needed(struct pmd_thread *t, struct vport_tunnel *vport,
         rtnl->ip_src = tnl->ip_dst;
         rtnl->ip_dst = local;
         rtnl->ip_ttl = TUNNEL_DEFAULT_TTL;
-        pmd_counter_add(t, PMD_TNL_TX_ICMP_FRAG_NEEDED, 1);
+        vport_tunnel_count__(t, VPORT_TNL_TX_ICMP_FRAG_NEEDED, 1);
         vport_tunnel_rx_enqueue(t, vport, icmp);
     }
-    tx_drop(t, vport, packet, PMD_TNL_DROP_TOO_BIG);
+    tx_drop(t, vport, packet, VPORT_TNL_DROP_TOO_BIG);
 }
 
 /* The outer header fields that encapsulation takes from the tunnel
@@ -419,7 +420,7 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
         VLOG_DBG_RL(&rl, "%s: dropped a %"PRIuSIZE"-byte packet: "
                     "encapsulated, it would exceed 65535 bytes",
                     netdev_get_name(vport->port->netdev), inner_len);
-        tx_drop(t, vport, packet, PMD_TNL_DROP_TOO_LONG);
+        tx_drop(t, vport, packet, VPORT_TNL_DROP_TOO_LONG);
         return;
     }
     packet = roomy;
@@ -427,7 +428,7 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
 
     vport_tunnel_port_count(t, vport, NETDEV_IPIP_TX_PACKETS, 1);
     vport_tunnel_port_count(t, vport, NETDEV_IPIP_TX_BYTES, inner_len);
-    pmd_counter_add(t, PMD_TNL_TX_ENCAP, 1);
+    vport_tunnel_count__(t, VPORT_TNL_TX_ENCAP, 1);
 
     vport->ops->push(packet, tnl, vport->udp_port);
     set_underlay_metadata(packet, u->port);
@@ -437,9 +438,9 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
             .batch = underlay, .flush = flush_underlay, .aux = t,
         };
 
-        pmd_counter_add(t, PMD_TNL_TX_FRAGMENTED, 1);
+        vport_tunnel_count__(t, VPORT_TNL_TX_FRAGMENTED, 1);
         if (ip_fragment_v4(packet, u->mtu, &out)) {
-            tx_drop(t, vport, packet, PMD_TNL_DROP_TOO_BIG);
+            tx_drop(t, vport, packet, VPORT_TNL_DROP_TOO_BIG);
         }
         return;
     }
@@ -492,7 +493,7 @@ vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
         size_t hlen;
 
         if (!vport->ops->prepare(packet, &hlen) || !tnl->ip_dst) {
-            tx_drop(t, vport, packet, PMD_TNL_DROP_TX_INVALID);
+            tx_drop(t, vport, packet, VPORT_TNL_DROP_TX_INVALID);
             continue;
         }
         if (dp_packet_hwol_is_tso(packet)) {
@@ -524,7 +525,7 @@ vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
                 segsz = MIN(segsz, tso_segsz_get(packet));
             }
             dp_packet_batch_init(&segments);
-            if (!gso_segment(packet, segsz, &out, &t->gso_stats)) {
+            if (!gso_segment(packet, segsz, &out, dp_gso_thread_stats(t->dp->gso, t->index))) {
                 encapsulate_segments(&segments, &sink);
             }
             continue;
@@ -532,7 +533,7 @@ vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
         /* A partial checksum (from a tap's vnet header) cannot be left to
          * the underlay once the packet is inside another header. */
         if (dp_packet_hwol_l4_mask(packet)
-            && !gso_complete_csum_or_drop(packet, &t->gso_stats)) {
+            && !gso_complete_csum_or_drop(packet, dp_gso_thread_stats(t->dp->gso, t->index))) {
             continue;
         }
         encapsulate_one(t, vport, packet, hlen, &u, &have_u, &underlay);

@@ -93,6 +93,51 @@ vport_tunnel_destroy(struct vport_tunnel *vport)
     free(vport);
 }
 
+/* The names of VPORT_TUNNEL_COUNTERS, by counter. */
+static const char *const vport_tunnel_counter_names[] = {
+#define VPORT_TUNNEL_COUNTER(ENUM, NAME) NAME,
+    VPORT_TUNNEL_COUNTERS
+#undef VPORT_TUNNEL_COUNTER
+};
+
+/* Creates a datapath's tunnel layer, for 'n_threads' thread indexes. */
+struct vport_tunnel_table *
+vport_tunnel_table_create(size_t n_threads)
+{
+    struct vport_tunnel_table *table = xzalloc(sizeof *table);
+
+    table->counters = thread_counters_create(n_threads,
+                                             vport_tunnel_counter_names,
+                                             VPORT_TNL_N_COUNTERS);
+    return table;
+}
+
+/* Frees 'table', once no thread can use it.  Accepts NULL. */
+void
+vport_tunnel_table_destroy(struct vport_tunnel_table *table)
+{
+    if (table) {
+        thread_counters_destroy(table->counters);
+        free(table);
+    }
+}
+
+/* Returns the threads' tunnel counters in 'table', for the commands that
+ * print and clear them. */
+struct thread_counters *
+vport_tunnel_counters(const struct vport_tunnel_table *table)
+{
+    return table->counters;
+}
+
+/* Adds 'n' to 't''s tunnel counter 'c'.  Called only by 't'. */
+void
+vport_tunnel_count(struct pmd_thread *t, enum vport_tunnel_counter c,
+                   uint64_t n)
+{
+    vport_tunnel_count__(t, c, n);
+}
+
 /* Returns a new state for a forwarding thread's tunnel layer. */
 struct vport_tunnel_thread *
 vport_tunnel_thread_create(void)
@@ -121,10 +166,10 @@ vport_tunnel_thread_state(struct pmd_thread *t)
  * in 't''s counter 'reason' and in the port's counter 'port_counter'. */
 void
 vport_tunnel_drop(struct pmd_thread *t, struct vport_tunnel *vport,
-                  struct dp_packet *packet, enum pmd_counter reason,
+                  struct dp_packet *packet, enum vport_tunnel_counter reason,
                   enum netdev_ipip_counter port_counter)
 {
-    pmd_counter_add(t, reason, 1);
+    vport_tunnel_count__(t, reason, 1);
     if (vport->ops->count) {
         vport->ops->count(vport->port->netdev, t->index, port_counter, 1);
     }

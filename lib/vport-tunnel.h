@@ -63,7 +63,6 @@
 
 #include "openvswitch/types.h"
 #include "packets.h"
-#include "pmd.h"
 
 struct datapath;
 struct dp_packet;
@@ -73,9 +72,75 @@ struct ds;
 struct flow_tnl;
 struct ip_header;
 struct netdev;
+struct pmd_thread;
+struct thread_counters;
 struct vport_tunnel;
 struct vport_tunnel_endpoints;
+struct vport_tunnel_table;
 struct vport_tunnel_thread;
+
+/* The tunnel layer's counters of each forwarding thread (vport-tunnel.c,
+ * vport-tunnel-rx.c, vport-tunnel-tx.c, and the next hops' in
+ * tunnel-neigh.c and tunnel-nexthop.c), and the names tunnel-stats-show
+ * prints them by, in that order.  VPORT_TNL_NONE is no counter (never
+ * printed), so that a function returns 0 or the counter to drop with. */
+#define VPORT_TUNNEL_COUNTERS                                               \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_NONE, NULL)                              \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_RX_DECAP, "decapsulated")                \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_RX_FRAGMENTS, "outer fragments received") \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_RX_REASSEMBLED,                          \
+                         "outer datagrams reassembled")                     \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_TX_ENCAP, "encapsulated")                \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_TX_FRAGMENTED,                           \
+                         "outer packets fragmented")                        \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_TX_ICMP_FRAG_NEEDED,                     \
+                         "icmp fragmentation needed sent")                  \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_TX_ARP_REQUESTS, "arp requests sent")    \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_REQUESTS_OVER_RATE,                  \
+                         "arp requests over rate")                          \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_BAD_HEADER, "drop bad outer header") \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_TRUNCATED, "drop truncated")        \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_BAD_CSUM, "drop bad outer checksum") \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_NOT_IPV4, "drop inner not ipv4")    \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_ECN, "drop ecn")                    \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_GRO_BACKLOG, "drop gro backlog")    \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_NO_ROUTE, "drop no route")          \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_NO_UNDERLAY,                        \
+                         "drop route not to a bridge")                      \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_NO_NEIGH,                           \
+                         "drop next hop unresolved")                        \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_TX_INVALID,                         \
+                         "drop not ipv4 or no destination")                 \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_TOO_BIG, "drop too big")            \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_RX_FRAGMENTS_COPIED,                     \
+                         "outer fragments copied")                          \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_NESTING, "drop tunnel nesting")     \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_TOO_LONG, "drop outer too long")    \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ICMP_SUPPRESSED,                         \
+                         "icmp fragmentation needed suppressed")            \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_LEARNED, "arp learned")              \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_CONFIRMED, "arp confirmed")          \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_CANDIDATES, "arp other answers held") \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_REFUSED_GARP,                        \
+                         "arp refused gratuitous")                          \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_REFUSED_NOT_OURS,                    \
+                         "arp refused not for us")                          \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_REFUSED_UNSOLICITED,                 \
+                         "arp refused unsolicited")                         \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_REFUSED_MALFORMED,                   \
+                         "arp refused malformed")                           \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_REFUSED_RATE,                        \
+                         "arp refused over rate")                           \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_REFUSED_FULL,                        \
+                         "arp refused table full")                          \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_NH_REFRESHES, "next hop cache refreshes")
+
+enum vport_tunnel_counter {
+#define VPORT_TUNNEL_COUNTER(ENUM, NAME) ENUM,
+    VPORT_TUNNEL_COUNTERS
+#undef VPORT_TUNNEL_COUNTER
+    VPORT_TNL_N_COUNTERS
+};
 
 /* How many times in a row a packet may be decapsulated: a tunnel in a
  * tunnel is carried, a tunnel whose remote is one of our own addresses
@@ -121,7 +186,7 @@ struct vport_tunnel_ops {
     struct dp_packet *(*decapsulate)(struct netdev *, struct dp_packet *,
                                      const struct ip_header *outer,
                                      odp_port_t port_no, odp_port_t rx_port,
-                                     enum pmd_counter *drop);
+                                     enum vport_tunnel_counter *drop);
 
     /* Forwarding threads: checks that 'packet', output to the tunnel, is
      * something it carries (adjusting it if needed, e.g. ipip strips an
@@ -203,8 +268,17 @@ const uint8_t *vport_tunnel_outer_l4(const struct dp_packet *,
                                      const struct ip_header *,
                                      size_t *len);
 
+/* The datapath's tunnel layer: its forwarding threads' counters.  Created
+ * and destroyed with the datapath by the main thread. */
+struct vport_tunnel_table *vport_tunnel_table_create(size_t n_threads);
+void vport_tunnel_table_destroy(struct vport_tunnel_table *);
+struct thread_counters *vport_tunnel_counters(
+    const struct vport_tunnel_table *);
+void vport_tunnel_count(struct pmd_thread *, enum vport_tunnel_counter,
+                        uint64_t n);
+
 /* Helpers for the types' ops, any thread, on packets the caller owns. */
-enum pmd_counter vport_tunnel_check_outer(const struct dp_packet *,
+enum vport_tunnel_counter vport_tunnel_check_outer(const struct dp_packet *,
                                           const struct ip_header *outer);
 bool vport_tunnel_ecn_decapsulate(struct ip_header *inner, uint8_t outer_tos);
 struct ip_header *vport_tunnel_inner_ipv4(struct dp_packet *);
@@ -214,7 +288,7 @@ struct dp_packet *vport_tunnel_pop_netdev(struct netdev *, struct dp_packet *,
                                           const struct ip_header *outer,
                                           odp_port_t port_no,
                                           odp_port_t rx_port,
-                                          enum pmd_counter *drop);
+                                          enum vport_tunnel_counter *drop);
 ovs_be16 vport_tunnel_udp_src_port(struct dp_packet *);
 
 #endif /* vport-tunnel.h */

@@ -57,14 +57,6 @@
 #define TR_GSO_PAYLOAD 20000
 #define TR_GSO_SIZE 1448
 
-/* Stores 'v' in network byte order at 'p'. */
-static void
-tr_put16(uint8_t *p, uint16_t v)
-{
-    p[0] = v >> 8;
-    p[1] = v;
-}
-
 /* Writes the Ethernet header (with a VLAN tag of 'vid' if nonzero) and an
  * IPv4 header for 'l4_len' transport bytes of 'proto' at 'p'.  Returns the
  * offset of the transport header. */
@@ -81,11 +73,11 @@ tr_put_headers(uint8_t *p, uint16_t vid, uint8_t proto, size_t l4_len)
     memcpy(p, macs, sizeof macs);
     ofs += sizeof macs;
     if (vid) {
-        tr_put16(p + ofs, ETH_TYPE_VLAN_8021Q);
-        tr_put16(p + ofs + 2, vid);
+        test_put16(p + ofs, ETH_TYPE_VLAN_8021Q);
+        test_put16(p + ofs + 2, vid);
         ofs += VLAN_HEADER_LEN;
     }
-    tr_put16(p + ofs, ETH_TYPE_IP);
+    test_put16(p + ofs, ETH_TYPE_IP);
     ofs += 2;
 
     ip = ALIGNED_CAST(struct ip_header *, p + ofs);
@@ -181,28 +173,16 @@ tr_open_sender(int ifindex)
 static void
 tr_format_flags(struct ds *s, struct dp_packet *p)
 {
-    static const struct {
-        uint64_t flag;
-        const char *name;
-    } names[] = {
+    static const struct test_flag_name names[] = {
         { DP_PACKET_OL_TX_IPV4, "ipv4" },
         { DP_PACKET_OL_TX_IPV6, "ipv6" },
         { DP_PACKET_OL_TX_TCP_CKSUM, "tcp_csum" },
         { DP_PACKET_OL_TX_UDP_CKSUM, "udp_csum" },
         { DP_PACKET_OL_TX_TCP_SEG, "tcp_seg" },
     };
-    uint64_t flags = *dp_packet_ol_flags_ptr(p);
-    size_t start = s->length;
 
-    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-        if (flags & names[i].flag) {
-            ds_put_format(s, "%s%s", s->length > start ? "," : "",
-                          names[i].name);
-        }
-    }
-    if (s->length == start) {
-        ds_put_cstr(s, "none");
-    }
+    test_format_flags(s, *dp_packet_ol_flags_ptr(p), names,
+                      ARRAY_SIZE(names));
 }
 
 /* Sends the 'len' bytes of 'frame' with virtio-net header 'vnet' on 'fd',

@@ -66,13 +66,6 @@ struct tv_layout {
     size_t l3_ofs, l4_ofs, l4_len, csum_field;
 };
 
-static void
-put16(uint8_t *p, uint16_t v)
-{
-    p[0] = v >> 8;
-    p[1] = v;
-}
-
 /* Returns the offset of the checksum field in a header of 'proto'. */
 static size_t
 tv_csum_field(uint8_t proto)
@@ -98,7 +91,7 @@ tv_put_ip(uint8_t *p, bool ipv6, uint8_t proto, size_t l4_len)
 
         memset(p, 0, 40);
         p[0] = 0x60;
-        put16(p + 4, l4_len);
+        test_put16(p + 4, l4_len);
         p[6] = proto;
         p[7] = 64;
         memcpy(p + 8, src, 16);
@@ -110,8 +103,8 @@ tv_put_ip(uint8_t *p, bool ipv6, uint8_t proto, size_t l4_len)
 
         memset(p, 0, 20);
         p[0] = 0x45;
-        put16(p + 2, 20 + l4_len);
-        put16(p + 4, 0x1234);
+        test_put16(p + 2, 20 + l4_len);
+        test_put16(p + 4, 0x1234);
         p[8] = 64;
         p[9] = proto;
         memcpy(p + 12, addrs, 8);
@@ -127,15 +120,15 @@ static void
 tv_put_l4(uint8_t *p, uint8_t proto, size_t l4_len)
 {
     memset(p, 0, tv_l4_hlen(proto));
-    put16(p, 1234);
-    put16(p + 2, 80);
+    test_put16(p, 1234);
+    test_put16(p + 2, 80);
     if (proto == IPPROTO_TCP) {
-        put16(p + 4, 0x1000);           /* Sequence number. */
+        test_put16(p + 4, 0x1000);           /* Sequence number. */
         p[12] = 5 << 4;                 /* Data offset: 20 bytes. */
         p[13] = 0x18;                   /* PSH, ACK. */
-        put16(p + 14, 65535);
+        test_put16(p + 14, 65535);
     } else if (proto == IPPROTO_UDP) {
-        put16(p + 4, l4_len);
+        test_put16(p + 4, l4_len);
     }
 }
 
@@ -156,11 +149,11 @@ tv_build(const struct tv_spec *spec, struct tv_layout *lay)
     d[6] = 0x02;                        /* Source MAC 02:..:02. */
     d[11] = 2;
     if (spec->vlan) {
-        put16(d + ofs, 0x8100);
-        put16(d + ofs + 2, 5);
+        test_put16(d + ofs, 0x8100);
+        test_put16(d + ofs + 2, 5);
         ofs += 4;
     }
-    put16(d + ofs, spec->ipv6 ? 0x86dd : 0x0800);
+    test_put16(d + ofs, spec->ipv6 ? 0x86dd : 0x0800);
     ofs += 2;
     lay->l3_ofs = ofs;
     ofs += tv_put_ip(d + ofs, spec->ipv6, spec->proto, l4_len);
@@ -217,10 +210,7 @@ tv_l4_csum_state(struct dp_packet *p, const struct tv_spec *spec,
 static void
 tv_format_flags(struct ds *s, struct dp_packet *p)
 {
-    static const struct {
-        uint64_t flag;
-        const char *name;
-    } names[] = {
+    static const struct test_flag_name names[] = {
         { DP_PACKET_OL_RX_L4_CKSUM_GOOD, "rx_l4_good" },
         { DP_PACKET_OL_TX_IPV4, "ipv4" },
         { DP_PACKET_OL_TX_IPV6, "ipv6" },
@@ -229,18 +219,9 @@ tv_format_flags(struct ds *s, struct dp_packet *p)
         { DP_PACKET_OL_TX_SCTP_CKSUM, "sctp_csum" },
         { DP_PACKET_OL_TX_TCP_SEG, "tcp_seg" },
     };
-    uint64_t flags = *dp_packet_ol_flags_ptr(p);
-    size_t start = s->length;
 
-    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-        if (flags & names[i].flag) {
-            ds_put_format(s, "%s%s", s->length > start ? "," : "",
-                          names[i].name);
-        }
-    }
-    if (s->length == start) {
-        ds_put_cstr(s, "none");
-    }
+    test_format_flags(s, *dp_packet_ol_flags_ptr(p), names,
+                      ARRAY_SIZE(names));
 }
 
 /* Runs afpacket_vnet_to_packet() on 'p' with 'vnet' and prints the result:
@@ -654,10 +635,10 @@ tf_build(struct tf_frame *f, bool ipv6, uint8_t proto, size_t l4_len,
     d[5] = 1;
     d[6] = 0x02;
     d[11] = 2;
-    put16(d + 12, ipv6 ? 0x86dd : 0x0800);
+    test_put16(d + 12, ipv6 ? 0x86dd : 0x0800);
     tv_put_ip(d + f->l3_ofs, ipv6, proto, l4_len);
     if (!ipv6 && l4_len + 20 > UINT16_MAX) {
-        put16(d + f->l3_ofs + 2, UINT16_MAX);   /* A lie, as asked. */
+        test_put16(d + f->l3_ofs + 2, UINT16_MAX);   /* A lie, as asked. */
     }
     tv_put_l4(d + f->l4_ofs, proto, l4_len);
     for (size_t i = hl; i < l4_len + extra; i++) {
@@ -672,7 +653,7 @@ tf_build(struct tf_frame *f, bool ipv6, uint8_t proto, size_t l4_len,
         uint16_t sum = test_l4_csum(d + f->l3_ofs, ipv6, d + f->l4_ofs,
                                     l4_len, proto);
 
-        put16(d + csum_field, sum ^ (bad_csum ? 1 : 0));
+        test_put16(d + csum_field, sum ^ (bad_csum ? 1 : 0));
     }
 }
 

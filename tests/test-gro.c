@@ -41,6 +41,7 @@
 #include "packets.h"
 #include "random.h"
 #include "test-harness.h"
+#include "test-pkt.h"
 #include "tso-segsz.h"
 #include "util.h"
 
@@ -281,31 +282,6 @@ offer_seg(struct test *t, const struct seg_spec *s)
     offer(t, make_seg(s));
 }
 
-/* Appends the names of TCP 'flags' to 'ds'. */
-static void
-format_tcp_flags(struct ds *ds, uint16_t flags)
-{
-    static const struct {
-        uint16_t flag;
-        const char *name;
-    } names[] = {
-        { TCP_FIN, "fin" }, { TCP_SYN, "syn" }, { TCP_RST, "rst" },
-        { TCP_PSH, "psh" }, { TCP_ACK, "ack" }, { TCP_URG, "urg" },
-        { TCP_ECE, "ece" }, { TCP_CWR, "cwr" },
-    };
-    bool first = true;
-
-    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-        if (flags & names[i].flag) {
-            ds_put_format(ds, "%s%s", first ? "" : "|", names[i].name);
-            first = false;
-        }
-    }
-    if (first) {
-        ds_put_cstr(ds, "none");
-    }
-}
-
 /* Checks 'p', a merged packet the cell handed back, and prints it. */
 static void
 check_merged(struct test *t, const struct dp_packet *p, size_t idx)
@@ -394,7 +370,7 @@ check_merged(struct test *t, const struct dp_packet *p, size_t idx)
     ds_put_format(&ds, "out %"PRIuSIZE": merged sport=%u seq=%u len=%"
                   PRIuSIZE" payload=%"PRIuSIZE" segsz=%u flags=", idx,
                   ntohs(tcp->tcp_src), seq, size, payload_len, segsz);
-    format_tcp_flags(&ds, TCP_FLAGS(tcp->tcp_ctl));
+    test_format_tcp_flags(&ds, TCP_FLAGS(tcp->tcp_ctl));
     ds_put_format(&ds, " win=%u id=%u\n", ntohs(tcp->tcp_winsz),
                   ntohs(ip->ip_id));
     if (!t->quiet) {

@@ -92,20 +92,6 @@ tgso_payload_byte(size_t i)
     return (i * 131 + (i >> 8) * 7 + 3) & 0xff;
 }
 
-static void
-put16(uint8_t *p, uint16_t v)
-{
-    p[0] = v >> 8;
-    p[1] = v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-    put16(p, v >> 16);
-    put16(p + 2, v);
-}
-
 /* Builds the packet 'spec' describes, byte by byte, marks it for TSO with
  * 'segsz' and checksum offload as a tap or GRO would, gives it metadata,
  * and stores its layout in '*lay'. */
@@ -148,29 +134,29 @@ tgso_build(const struct tgso_spec *spec, uint16_t segsz,
         memcpy(b, macs, sizeof macs);
         o = 12;
         if (spec->l2 == TGSO_L2_QINQ) {
-            put16(b + o, ETH_TYPE_VLAN_8021AD);
-            put16(b + o + 2, 200);
+            test_put16(b + o, ETH_TYPE_VLAN_8021AD);
+            test_put16(b + o + 2, 200);
             o += 4;
         }
         if (spec->l2 != TGSO_L2_ETH) {
-            put16(b + o, ETH_TYPE_VLAN_8021Q);
-            put16(b + o + 2, 0x2064);   /* PCP 1, VID 100. */
+            test_put16(b + o, ETH_TYPE_VLAN_8021Q);
+            test_put16(b + o + 2, 0x2064);   /* PCP 1, VID 100. */
             o += 4;
         }
-        put16(b + o, ipv6 ? ETH_TYPE_IPV6 : ETH_TYPE_IP);
+        test_put16(b + o, ipv6 ? ETH_TYPE_IPV6 : ETH_TYPE_IP);
     }
 
     o = lay->l3_ofs;
     if (!ipv6) {
         b[o] = 0x40 | (l3_hdr / 4);
         b[o + 1] = 0x10;                        /* TOS. */
-        put16(b + o + 2, lay->end_ofs - o);
-        put16(b + o + 4, TGSO_IP_ID);
-        put16(b + o + 6, IP_DONT_FRAGMENT);
+        test_put16(b + o + 2, lay->end_ofs - o);
+        test_put16(b + o + 4, TGSO_IP_ID);
+        test_put16(b + o + 6, IP_DONT_FRAGMENT);
         b[o + 8] = 64;                          /* TTL. */
         b[o + 9] = spec->proto;
-        put32(b + o + 12, 0x0a000001);
-        put32(b + o + 16, 0x0a000002);
+        test_put32(b + o + 12, 0x0a000001);
+        test_put32(b + o + 16, 0x0a000002);
         if (spec->l3 == TGSO_L3_IPV4_OPTS) {
             static const uint8_t opts[8] = {
                 0x94, 0x04, 0x00, 0x00,         /* Router alert. */
@@ -180,14 +166,14 @@ tgso_build(const struct tgso_spec *spec, uint16_t segsz,
         }
         /* The IP checksum is left 0, for offload. */
     } else {
-        put32(b + o, 0x600abcde);               /* Version, flow label. */
-        put16(b + o + 4, lay->end_ofs - o - 40);
+        test_put32(b + o, 0x600abcde);               /* Version, flow label. */
+        test_put16(b + o + 4, lay->end_ofs - o - 40);
         b[o + 6] = spec->l3 == TGSO_L3_IPV6_EXT ? IPPROTO_HOPOPTS
                                                 : spec->proto;
         b[o + 7] = 64;                          /* Hop limit. */
-        put32(b + o + 8, 0x20010db8);
+        test_put32(b + o + 8, 0x20010db8);
         b[o + 23] = 1;
-        put32(b + o + 24, 0x20010db8);
+        test_put32(b + o + 24, 0x20010db8);
         b[o + 39] = 2;
         if (spec->l3 == TGSO_L3_IPV6_EXT) {
             b[o + 40] = spec->proto;
@@ -203,24 +189,25 @@ tgso_build(const struct tgso_spec *spec, uint16_t segsz,
             0x01, 0x01, 0x08, 0x0a,             /* NOP, NOP, timestamps. */
             0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
         };
-        put16(b + o, 12345);
-        put16(b + o + 2, 80);
-        put32(b + o + 4, TGSO_SEQ);
-        put32(b + o + 8, TGSO_ACK);
-        put16(b + o + 12, ((TGSO_TCP_HDR_LEN / 4) << 12) | spec->tcp_flags);
-        put16(b + o + 14, 512);                 /* Window. */
-        put16(b + o + 16, TGSO_TCP_CSUM_JUNK);
+        test_put16(b + o, 12345);
+        test_put16(b + o + 2, 80);
+        test_put32(b + o + 4, TGSO_SEQ);
+        test_put32(b + o + 8, TGSO_ACK);
+        test_put16(b + o + 12,
+                   ((TGSO_TCP_HDR_LEN / 4) << 12) | spec->tcp_flags);
+        test_put16(b + o + 14, 512);                 /* Window. */
+        test_put16(b + o + 16, TGSO_TCP_CSUM_JUNK);
         memcpy(b + o + 20, ts, sizeof ts);
     } else if (spec->proto == IPPROTO_SCTP) {
-        put16(b + o, 12345);
-        put16(b + o + 2, 3868);
-        put32(b + o + 4, 0xcafef00d);           /* Verification tag. */
-        put32(b + o + 8, 0x12345678);           /* Junk checksum. */
+        test_put16(b + o, 12345);
+        test_put16(b + o + 2, 3868);
+        test_put32(b + o + 4, 0xcafef00d);           /* Verification tag. */
+        test_put32(b + o + 8, 0x12345678);           /* Junk checksum. */
     } else {
-        put16(b + o, 12345);
-        put16(b + o + 2, 53);
-        put16(b + o + 4, l4_hdr + spec->payload_len);
-        put16(b + o + 6, 0xbeef);
+        test_put16(b + o, 12345);
+        test_put16(b + o + 2, 53);
+        test_put16(b + o + 4, l4_hdr + spec->payload_len);
+        test_put16(b + o + 6, 0xbeef);
     }
     for (size_t i = 0; i < spec->payload_len; i++) {
         b[lay->payload_ofs + i] = tgso_payload_byte(i);
@@ -254,24 +241,6 @@ tgso_build(const struct tgso_spec *spec, uint16_t segsz,
         dp_packet_hwol_set_csum_udp(p);
     }
     return p;
-}
-
-/* Formats TCP flags 'flags' as "fin|psh|ack"... */
-static void
-tgso_format_flags(struct ds *s, uint16_t flags)
-{
-    bool first = true;
-
-    for (int bit = 0; bit < 12; bit++) {
-        if (flags & (1 << bit)) {
-            ds_put_format(s, "%s%s", first ? "" : "|",
-                          packet_tcp_flag_to_string(1 << bit));
-            first = false;
-        }
-    }
-    if (first) {
-        ds_put_cstr(s, "none");
-    }
 }
 
 /* Checks 'n' segments 'segs' that 'orig' (a copy of the original bytes,
@@ -423,7 +392,7 @@ tgso_check_segments(struct dp_packet **segs, size_t n, const uint8_t *orig,
                 ds_put_format(&s, ", ip id %"PRIu16, test_get16(ip + 4));
             }
             ds_put_cstr(&s, ", flags ");
-            tgso_format_flags(&s, flags);
+            test_format_tcp_flags(&s, flags);
             printf("%s\n", ds_cstr(&s));
         }
         ds_destroy(&s);
@@ -443,9 +412,11 @@ tgso_print_stats(const struct gso_stats *st)
 {
     printf("stats: segmented %"PRIu64", segments %"PRIu64", drops: "
            "not-tcp %"PRIu64", malformed %"PRIu64", too-many %"PRIu64"\n",
-           st->packets_segmented, st->segments_out,
-           st->drops[GSO_DROP_NOT_TCP], st->drops[GSO_DROP_MALFORMED],
-           st->drops[GSO_DROP_TOO_MANY_SEGS]);
+           gso_stats_get(&st->packets_segmented),
+           gso_stats_get(&st->segments_out),
+           gso_stats_get(&st->drops[GSO_DROP_NOT_TCP]),
+           gso_stats_get(&st->drops[GSO_DROP_MALFORMED]),
+           gso_stats_get(&st->drops[GSO_DROP_TOO_MANY_SEGS]));
 }
 
 static enum tgso_l2
@@ -520,8 +491,8 @@ tgso_run(const struct tgso_spec *spec, uint16_t segsz, size_t prefill,
     }
     printf(", left in batch %"PRIuSIZE"\n",
            sink.n_pkts - (sink.n_flushes * (size_t) NETDEV_MAX_BURST));
-    if (stats.segments_out != sink.n_pkts - prefill
-        || stats.packets_segmented != 1) {
+    if (gso_stats_get(&stats.segments_out) != sink.n_pkts - prefill
+        || gso_stats_get(&stats.packets_segmented) != 1) {
         test_fail("stats do not match the %"PRIuSIZE" segments emitted",
                   sink.n_pkts - prefill);
     }
@@ -610,7 +581,7 @@ bad_ipv4_options_beyond(struct dp_packet *p, const struct tgso_layout *lay)
     uint8_t *ip = tgso_bytes(p) + lay->l3_ofs;
 
     ip[0] = 0x4f;                       /* 60-byte header... */
-    put16(ip + 2, 40);                  /* ...in a 40-byte datagram. */
+    test_put16(ip + 2, 40);                  /* ...in a 40-byte datagram. */
 }
 
 static void
@@ -624,31 +595,32 @@ bad_ipv4_tot_len_beyond(struct dp_packet *p, const struct tgso_layout *lay)
 {
     uint8_t *ip = tgso_bytes(p) + lay->l3_ofs;
 
-    put16(ip + 2, test_get16(ip + 2) + 1);
+    test_put16(ip + 2, test_get16(ip + 2) + 1);
 }
 
 static void
 bad_ipv4_tot_len_short(struct dp_packet *p, const struct tgso_layout *lay)
 {
-    put16(tgso_bytes(p) + lay->l3_ofs + 2, 16);
+    test_put16(tgso_bytes(p) + lay->l3_ofs + 2, 16);
 }
 
 static void
 bad_ipv4_fragment(struct dp_packet *p, const struct tgso_layout *lay)
 {
-    put16(tgso_bytes(p) + lay->l3_ofs + 6, IP_MORE_FRAGMENTS);
+    test_put16(tgso_bytes(p) + lay->l3_ofs + 6, IP_MORE_FRAGMENTS);
 }
 
 static void
 bad_ipv4_later_fragment(struct dp_packet *p, const struct tgso_layout *lay)
 {
-    put16(tgso_bytes(p) + lay->l3_ofs + 6, 185);
+    test_put16(tgso_bytes(p) + lay->l3_ofs + 6, 185);
 }
 
 static void
 bad_tcp_truncated(struct dp_packet *p, const struct tgso_layout *lay)
 {
-    put16(tgso_bytes(p) + lay->l3_ofs + 2, lay->l4_ofs - lay->l3_ofs + 10);
+    test_put16(tgso_bytes(p) + lay->l3_ofs + 2,
+               lay->l4_ofs - lay->l3_ofs + 10);
     dp_packet_set_size(p, lay->l4_ofs + 10);
 }
 
@@ -679,7 +651,7 @@ bad_ipv6_plen_beyond(struct dp_packet *p, const struct tgso_layout *lay)
 {
     uint8_t *ip6 = tgso_bytes(p) + lay->l3_ofs;
 
-    put16(ip6 + 4, test_get16(ip6 + 4) + 1);
+    test_put16(ip6 + 4, test_get16(ip6 + 4) + 1);
 }
 
 static void
@@ -709,13 +681,13 @@ bad_proto_icmp(struct dp_packet *p, const struct tgso_layout *lay)
 static void
 bad_arp(struct dp_packet *p, const struct tgso_layout *lay OVS_UNUSED)
 {
-    put16(tgso_bytes(p) + 12, ETH_TYPE_ARP);
+    test_put16(tgso_bytes(p) + 12, ETH_TYPE_ARP);
 }
 
 static void
 bad_three_vlans(struct dp_packet *p, const struct tgso_layout *lay)
 {
-    put16(tgso_bytes(p) + lay->l3_ofs - 2, ETH_TYPE_VLAN_8021Q);
+    test_put16(tgso_bytes(p) + lay->l3_ofs - 2, ETH_TYPE_VLAN_8021Q);
 }
 
 static void
@@ -806,7 +778,7 @@ tgso_run_bad(const struct tgso_bad *bads, size_t n)
     test_sink_init(&sink);
     for (size_t i = 0; i < n; i++) {
         const struct tgso_bad *bad = &bads[i];
-        uint64_t before = stats.drops[bad->reason];
+        uint64_t before = gso_stats_get(&stats.drops[bad->reason]);
         struct tgso_layout lay;
         struct dp_packet *p;
         int error;
@@ -821,7 +793,7 @@ tgso_run_bad(const struct tgso_bad *bads, size_t n)
                       bad->name, test_errno_name(error),
                       test_errno_name(bad->error));
         }
-        if (stats.drops[bad->reason] != before + 1) {
+        if (gso_stats_get(&stats.drops[bad->reason]) != before + 1) {
             test_fail("%s: drop not counted under reason %d", bad->name,
                       bad->reason);
         }
@@ -997,14 +969,14 @@ tgso_csum_case(const char *name, enum tgso_l2 l2, enum tgso_l3 l3,
     if (make_zero) {
         /* Choose the last two payload bytes so that the checksum comes out
          * as 0, which UDP must send as 0xffff. */
-        put16(b + lay.end_ofs - 2, 0);
-        put16(b + csum_ofs, 0);
+        test_put16(b + lay.end_ofs - 2, 0);
+        test_put16(b + csum_ofs, 0);
         if (test_l4_csum_ok(b + lay.l3_ofs, lay.is_ipv6, b + lay.l4_ofs,
                             l4_len, proto)) {
             test_fail("%s: cannot craft a zero checksum", name);
         }
         for (uint32_t v = 0; v <= 0xffff; v++) {
-            put16(b + lay.end_ofs - 2, v);
+            test_put16(b + lay.end_ofs - 2, v);
             if (test_l4_csum_ok(b + lay.l3_ofs, lay.is_ipv6, b + lay.l4_ofs,
                                 l4_len, proto)) {
                 break;
@@ -1020,17 +992,17 @@ tgso_csum_case(const char *name, enum tgso_l2 l2, enum tgso_l3 l3,
         if (lay.is_ipv6) {
             memset(pseudo, 0, sizeof pseudo);
             memcpy(pseudo, b + lay.l3_ofs + 8, 32);
-            put16(pseudo + 34, l4_len);
+            test_put16(pseudo + 34, l4_len);
             pseudo[39] = proto;
             n = 40;
         } else {
             memcpy(pseudo, b + lay.l3_ofs + 12, 8);
             pseudo[8] = 0;
             pseudo[9] = proto;
-            put16(pseudo + 10, l4_len);
+            test_put16(pseudo + 10, l4_len);
             n = 12;
         }
-        put16(b + csum_ofs, ~ntohs(csum(pseudo, n)));
+        test_put16(b + csum_ofs, ~ntohs(csum(pseudo, n)));
     }
 
     orig = xmemdup(b, dp_packet_size(p));

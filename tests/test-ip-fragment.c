@@ -70,20 +70,6 @@ struct tipf_spec {
     uint32_t src, dst;          /* Addresses. */
 };
 
-static void
-put16(uint8_t *p, uint16_t v)
-{
-    p[0] = v >> 8;
-    p[1] = v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-    put16(p, v >> 16);
-    put16(p + 2, v);
-}
-
 /* Builds the packet 'spec' describes, with a valid header checksum. */
 static struct dp_packet *
 tipf_build(const struct tipf_spec *spec)
@@ -99,20 +85,20 @@ tipf_build(const struct tipf_spec *spec)
             b[i] = 0x10 + i;
         }
         if (spec->l2_len == 18) {
-            put16(b + 12, ETH_TYPE_VLAN_8021Q);
-            put16(b + 14, 300);
+            test_put16(b + 12, ETH_TYPE_VLAN_8021Q);
+            test_put16(b + 14, 300);
         }
-        put16(b + spec->l2_len - 2, ETH_TYPE_IP);
+        test_put16(b + spec->l2_len - 2, ETH_TYPE_IP);
     }
     ip[0] = 0x40 | (ihl / 4);
     ip[1] = 0x28;
-    put16(ip + 2, spec->tot_len);
-    put16(ip + 4, TIPF_IP_ID);
-    put16(ip + 6, spec->frag_off);
+    test_put16(ip + 2, spec->tot_len);
+    test_put16(ip + 4, TIPF_IP_ID);
+    test_put16(ip + 6, spec->frag_off);
     ip[8] = 33;
     ip[9] = spec->proto;
-    put32(ip + 12, spec->src);
-    put32(ip + 16, spec->dst);
+    test_put32(ip + 12, spec->src);
+    test_put32(ip + 16, spec->dst);
     if (spec->opts) {
         memcpy(ip + IP_HEADER_LEN, tipf_opts, sizeof tipf_opts);
     }
@@ -120,14 +106,14 @@ tipf_build(const struct tipf_spec *spec)
         ip[i] = (i * 37 + (i >> 8)) & 0xff;
     }
     if (spec->proto == IPPROTO_UDP && spec->tot_len >= ihl + 8) {
-        put16(ip + ihl, 5000);
-        put16(ip + ihl + 2, 6000);
-        put16(ip + ihl + 4, spec->tot_len - ihl);
-        put16(ip + ihl + 6, 0);
+        test_put16(ip + ihl, 5000);
+        test_put16(ip + ihl + 2, 6000);
+        test_put16(ip + ihl + 4, spec->tot_len - ihl);
+        test_put16(ip + ihl + 6, 0);
     } else if (spec->proto == IPPROTO_ICMP && spec->tot_len > ihl) {
         ip[ihl] = spec->icmp_type;
     }
-    put16(ip + 10, ntohs(csum(ip, ihl)));
+    test_put16(ip + 10, ntohs(csum(ip, ihl)));
 
     p = dp_packet_clone_data(b, size);
     free(b);
@@ -320,7 +306,7 @@ cmd_fragment(int argc, char *argv[])
             uint16_t sum = test_l4_csum(ip, false, ip + ihl,
                                         spec.tot_len - ihl, IPPROTO_UDP);
 
-            put16(ip + ihl + 6, sum ? sum : 0xffff);
+            test_put16(ip + ihl + 6, sum ? sum : 0xffff);
             printf("udp checksum expected in the fragments: %#06"PRIx16"\n",
                    test_get16(ip + ihl + 6));
             for (size_t i = 0; i < sink.n_pkts; i++) {
@@ -383,9 +369,9 @@ cmd_fragment_errors(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     printf("marked for TSO: %s\n", test_errno_name(error));
 
     p = tipf_build(&spec);
-    put16((uint8_t *) dp_packet_data(p) + 12, ETH_TYPE_IPV6);
+    test_put16((uint8_t *) dp_packet_data(p) + 12, ETH_TYPE_IPV6);
     ((uint8_t *) dp_packet_data(p))[14] = 0x60;
-    put16((uint8_t *) dp_packet_data(p) + 14 + 4, spec.tot_len - 40);
+    test_put16((uint8_t *) dp_packet_data(p) + 14 + 4, spec.tot_len - 40);
     error = ip_fragment_v4(p, 576, &sink.out);
     printf("ipv6: %s\n", test_errno_name(error));
 

@@ -17,10 +17,12 @@
 #ifndef TEST_PKT_H
 #define TEST_PKT_H 1
 
-/* Helpers shared by the unit tests that cut packets (test-gso,
- * test-ip-fragment): a sink that collects what a 'struct gso_output'
- * emits, and checksum checks written independently of the code under test,
- * from OVS's csum() over the raw bytes. */
+/* Helpers shared by the unit tests that build and cut packets (test-gso,
+ * test-ip-fragment, test-gro, test-afpacket-rx, test-afpacket-vnet): a
+ * sink that collects what a 'struct gso_output' emits, checksum checks
+ * written independently of the code under test, from OVS's csum() over the
+ * raw bytes, big-endian accessors for building packets byte by byte, and
+ * the formatters of flags that the tests print. */
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -31,6 +33,7 @@
 #include "csum.h"
 #include "dp-packet.h"
 #include "gso.h"
+#include "openvswitch/dynamic-string.h"
 #include "openvswitch/util.h"
 #include "packets.h"
 #include "test-harness.h"
@@ -200,6 +203,64 @@ static inline uint32_t
 test_get32(const uint8_t *p)
 {
     return ((uint32_t) test_get16(p) << 16) | test_get16(p + 2);
+}
+
+/* Stores 'v' in network byte order at 'p', 16 or 32 bits. */
+static inline void
+test_put16(uint8_t *p, uint16_t v)
+{
+    p[0] = v >> 8;
+    p[1] = v;
+}
+
+static inline void
+test_put32(uint8_t *p, uint32_t v)
+{
+    test_put16(p, v >> 16);
+    test_put16(p + 2, v);
+}
+
+/* The name a test prints for one flag bit. */
+struct test_flag_name {
+    uint64_t flag;              /* The bit. */
+    const char *name;           /* What to print when it is set. */
+};
+
+/* Appends to 's' the names of those of the 'n' flags of 'names' that
+ * 'flags' has, in the table's order, separated by commas, or "none". */
+static inline void
+test_format_flags(struct ds *s, uint64_t flags,
+                  const struct test_flag_name *names, size_t n)
+{
+    size_t start = s->length;
+
+    for (size_t i = 0; i < n; i++) {
+        if (flags & names[i].flag) {
+            ds_put_format(s, "%s%s", s->length > start ? "," : "",
+                          names[i].name);
+        }
+    }
+    if (s->length == start) {
+        ds_put_cstr(s, "none");
+    }
+}
+
+/* Appends to 's' TCP flags 'flags' as "fin|psh|ack"..., or "none". */
+static inline void
+test_format_tcp_flags(struct ds *s, uint16_t flags)
+{
+    bool first = true;
+
+    for (int bit = 0; bit < 12; bit++) {
+        if (flags & (1 << bit)) {
+            ds_put_format(s, "%s%s", first ? "" : "|",
+                          packet_tcp_flag_to_string(1 << bit));
+            first = false;
+        }
+    }
+    if (first) {
+        ds_put_cstr(s, "none");
+    }
 }
 
 #endif /* test-pkt.h */

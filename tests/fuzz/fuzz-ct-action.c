@@ -93,7 +93,7 @@ fuzz_conntrack(struct ipf_cpu **ipfp)
     if (!dpct) {
         struct ipf_cpu_config cfg;
 
-        dpct = dp_conntrack_create();
+        dpct = dp_conntrack_create(1);
         ipf_cpu_config_default(&cfg);
         ipf = ipf_cpu_create(&cfg);
     }

@@ -119,9 +119,11 @@
 #include "packets.h"
 #include "pmd.h"
 #include "seq.h"
+#include "thread-counters.h"
 #include "tnl-neigh-cache.h"
 #include "tunnel-neigh.h"
 #include "util.h"
+#include "vport-tunnel.h"
 
 #define FUZZ_N_THREADS 2
 #define FUZZ_N_PORTS 4
@@ -163,11 +165,11 @@ static const struct {
 static const struct eth_addr port_mac = ETH_ADDR_C(02, 00, 00, 00, 00, 02);
 
 /* The verdict counters of snooping, and their number. */
-static const enum pmd_counter snoop_counters[] = {
-    PMD_TNL_ARP_LEARNED, PMD_TNL_ARP_CONFIRMED, PMD_TNL_ARP_CANDIDATES,
-    PMD_TNL_ARP_REFUSED_GARP, PMD_TNL_ARP_REFUSED_NOT_OURS,
-    PMD_TNL_ARP_REFUSED_UNSOLICITED, PMD_TNL_ARP_REFUSED_MALFORMED,
-    PMD_TNL_ARP_REFUSED_RATE, PMD_TNL_ARP_REFUSED_FULL,
+static const enum vport_tunnel_counter snoop_counters[] = {
+    VPORT_TNL_ARP_LEARNED, VPORT_TNL_ARP_CONFIRMED, VPORT_TNL_ARP_CANDIDATES,
+    VPORT_TNL_ARP_REFUSED_GARP, VPORT_TNL_ARP_REFUSED_NOT_OURS,
+    VPORT_TNL_ARP_REFUSED_UNSOLICITED, VPORT_TNL_ARP_REFUSED_MALFORMED,
+    VPORT_TNL_ARP_REFUSED_RATE, VPORT_TNL_ARP_REFUSED_FULL,
 };
 #define N_SNOOP_COUNTERS ARRAY_SIZE(snoop_counters)
 
@@ -383,6 +385,16 @@ classify(const struct fuzz_state *s, int port, ovs_be32 packet_type,
     return port_has(s, port, tpa) ? FRAME_REPLY : FRAME_NOT_OURS;
 }
 
+/* Reads one tunnel counter of thread 't'. */
+static uint64_t
+read_counter(const struct fuzz_state *s, int t, enum vport_tunnel_counter c)
+{
+    uint64_t values[VPORT_TNL_N_COUNTERS];
+
+    thread_counters_read(vport_tunnel_counters(s->dp.tunnel), t, values);
+    return values[c];
+}
+
 /* Reads the snooping counters of every thread into 'c'. */
 static void
 read_counters(const struct fuzz_state *s,
@@ -390,23 +402,9 @@ read_counters(const struct fuzz_state *s,
 {
     for (size_t t = 0; t < FUZZ_N_THREADS; t++) {
         for (size_t i = 0; i < N_SNOOP_COUNTERS; i++) {
-            unsigned long long v;
-
-            atomic_read_relaxed(&s->threads[t].counters[snoop_counters[i]],
-                                &v);
-            c[t][i] = v;
+            c[t][i] = read_counter(s, t, snoop_counters[i]);
         }
     }
-}
-
-/* Reads one counter of thread 't'. */
-static uint64_t
-read_counter(const struct fuzz_state *s, int t, enum pmd_counter c)
-{
-    unsigned long long v;
-
-    atomic_read_relaxed(&s->threads[t].counters[c], &v);
-    return v;
 }
 
 /* Returns how many entries are learned, and how many requests awaited, as
@@ -481,7 +479,7 @@ moved_counter(uint64_t before[FUZZ_N_THREADS][N_SNOOP_COUNTERS],
  * reply from 'spa' at 'sha' delivered to 'port' at 'now', and records it. */
 static void
 check_solicited(struct fuzz_state *s, int port, ovs_be32 spa,
-                struct eth_addr sha, enum pmd_counter c, long long int now)
+                struct eth_addr sha, enum vport_tunnel_counter c, long long int now)
 {
     struct hop *h = hop_get(s, port, spa, false);
     struct in6_addr ip6;
@@ -495,13 +493,13 @@ check_solicited(struct fuzz_state *s, int port, ovs_be32 spa,
         fuzz_check(!h->closed, "solicited verdict after a confirmation");
         fuzz_check(h->answers < TUNNEL_NEIGH_MAX_ANSWERS,
                    "answer %u to one request", h->answers + 1);
-        fuzz_check(c != PMD_TNL_ARP_CANDIDATES
+        fuzz_check(c != VPORT_TNL_ARP_CANDIDATES
                    || !h->answers || h->candidates,
                    "a candidate as answer %u after a learned one",
                    h->answers + 1);
     }
     h->answers++;
-    if (c == PMD_TNL_ARP_CANDIDATES) {
+    if (c == VPORT_TNL_ARP_CANDIDATES) {
         h->candidates = true;
         h->candidate_held = true;
         h->candidate_known = true;
@@ -510,7 +508,7 @@ check_solicited(struct fuzz_state *s, int port, ovs_be32 spa,
         /* Learned or confirmed: the candidate, if any, is dropped. */
         h->candidate_held = false;
         h->candidate_known = false;
-        if (c == PMD_TNL_ARP_CONFIRMED) {
+        if (c == VPORT_TNL_ARP_CONFIRMED) {
             h->closed = true;
         } else {
             s->learned_answers++;
@@ -535,7 +533,7 @@ deliver_one(struct fuzz_state *s, int port, int t, struct dp_packet *p)
     struct dp_packet_batch batch;
     enum frame_class class;
     struct eth_addr sha;
-    enum pmd_counter c;
+    enum vport_tunnel_counter c;
     ovs_be32 spa;
     int moved;
 
@@ -561,19 +559,19 @@ deliver_one(struct fuzz_state *s, int port, int t, struct dp_packet *p)
     c = snoop_counters[moved];
     switch (class) {
     case FRAME_MALFORMED:
-        fuzz_check(c == PMD_TNL_ARP_REFUSED_MALFORMED, "malformed: %d", c);
+        fuzz_check(c == VPORT_TNL_ARP_REFUSED_MALFORMED, "malformed: %d", c);
         break;
     case FRAME_GRATUITOUS:
-        fuzz_check(c == PMD_TNL_ARP_REFUSED_GARP, "gratuitous: %d", c);
+        fuzz_check(c == VPORT_TNL_ARP_REFUSED_GARP, "gratuitous: %d", c);
         break;
     case FRAME_NOT_OURS:
-        fuzz_check(c == PMD_TNL_ARP_REFUSED_NOT_OURS, "not ours: %d", c);
+        fuzz_check(c == VPORT_TNL_ARP_REFUSED_NOT_OURS, "not ours: %d", c);
         break;
     case FRAME_REPLY:
-        fuzz_check(c != PMD_TNL_ARP_REFUSED_MALFORMED
-                   && c != PMD_TNL_ARP_REFUSED_GARP
-                   && c != PMD_TNL_ARP_REFUSED_NOT_OURS, "reply: %d", c);
-        if (c == PMD_TNL_ARP_REFUSED_RATE) {
+        fuzz_check(c != VPORT_TNL_ARP_REFUSED_MALFORMED
+                   && c != VPORT_TNL_ARP_REFUSED_GARP
+                   && c != VPORT_TNL_ARP_REFUSED_NOT_OURS, "reply: %d", c);
+        if (c == VPORT_TNL_ARP_REFUSED_RATE) {
             fuzz_check(s->examined[t] > TUNNEL_NEIGH_SNOOP_BURST,
                        "over rate after %"PRIu64" packets", s->examined[t]);
         } else {
@@ -588,11 +586,11 @@ deliver_one(struct fuzz_state *s, int port, int t, struct dp_packet *p)
                                            thread->now),
                        "%"PRIu64" replies examined", taken);
         }
-        if (c == PMD_TNL_ARP_REFUSED_FULL) {
+        if (c == VPORT_TNL_ARP_REFUSED_FULL) {
             fuzz_check(n_before == TUNNEL_NEIGH_MAX_ENTRIES,
                        "table full at %"PRIuSIZE" entries", n_before);
         }
-        if (c == PMD_TNL_ARP_LEARNED) {
+        if (c == VPORT_TNL_ARP_LEARNED) {
             fuzz_check(n_after == n_before || n_after == n_before + 1,
                        "learned: %"PRIuSIZE" to %"PRIuSIZE" entries",
                        n_before, n_after);
@@ -600,8 +598,8 @@ deliver_one(struct fuzz_state *s, int port, int t, struct dp_packet *p)
             fuzz_check(n_after == n_before, "verdict %d: %"PRIuSIZE" to %"
                        PRIuSIZE" entries", c, n_before, n_after);
         }
-        if (c == PMD_TNL_ARP_LEARNED || c == PMD_TNL_ARP_CONFIRMED
-            || c == PMD_TNL_ARP_CANDIDATES) {
+        if (c == VPORT_TNL_ARP_LEARNED || c == VPORT_TNL_ARP_CONFIRMED
+            || c == VPORT_TNL_ARP_CANDIDATES) {
             check_solicited(s, port, spa, sha, c, thread->now);
         }
         break;
@@ -692,7 +690,7 @@ static void
 request(struct fuzz_state *s, int port, int t, ovs_be32 ip)
 {
     struct pmd_thread *thread = &s->threads[t];
-    uint64_t sent = read_counter(s, t, PMD_TNL_TX_ARP_REQUESTS);
+    uint64_t sent = read_counter(s, t, VPORT_TNL_TX_ARP_REQUESTS);
 
     if (tunnel_neigh_request_admit(thread,
                                    u32_to_odp(fuzz_ports[port].port_no),
@@ -710,10 +708,10 @@ request(struct fuzz_state *s, int port, int t, ovs_be32 ip)
                    <= bucket_max(TUNNEL_NEIGH_REQUEST_BURST,
                                  TUNNEL_NEIGH_REQUEST_RATE, thread->now),
                    "%"PRIu64" requests admitted", s->admitted[t]);
-        fuzz_check(read_counter(s, t, PMD_TNL_TX_ARP_REQUESTS) == sent + 1,
+        fuzz_check(read_counter(s, t, VPORT_TNL_TX_ARP_REQUESTS) == sent + 1,
                    "admitted request not counted");
     } else {
-        fuzz_check(read_counter(s, t, PMD_TNL_TX_ARP_REQUESTS) == sent,
+        fuzz_check(read_counter(s, t, VPORT_TNL_TX_ARP_REQUESTS) == sent,
                    "refused request counted as sent");
     }
 }
@@ -745,7 +743,7 @@ lookup(struct fuzz_state *s, int port, int t, ovs_be32 ip)
     }
     moved = moved_counter(before, after, t);
     if (moved >= 0) {
-        fuzz_check(snoop_counters[moved] == PMD_TNL_ARP_LEARNED,
+        fuzz_check(snoop_counters[moved] == VPORT_TNL_ARP_LEARNED,
                    "lookup moved counter %d", snoop_counters[moved]);
         fuzz_check(h && h->candidate_held, "lookup took a candidate never "
                    "given");
@@ -820,6 +818,7 @@ static void
 state_init(struct fuzz_state *s)
 {
     memset(s, 0, sizeof *s);
+    s->dp.tunnel = vport_tunnel_table_create(FUZZ_N_THREADS);
     s->dp.tunnel_neigh = tunnel_neigh_create(FUZZ_N_THREADS);
     for (size_t t = 0; t < FUZZ_N_THREADS; t++) {
         s->threads[t].dp = &s->dp;
@@ -842,6 +841,7 @@ state_destroy(struct fuzz_state *s)
     struct hop *h;
 
     tunnel_neigh_destroy(s->dp.tunnel_neigh);
+    vport_tunnel_table_destroy(s->dp.tunnel);
     HMAP_FOR_EACH_POP (h, node, &s->hops) {
         free(h->macs);
         free(h);

@@ -248,7 +248,7 @@ main(int argc, char *argv[])
            "%d s per run\n", size, FRAG_MTU, seconds);
     for (int m = 0; m < 2; m++) {
         const char *mode = m ? "ovs-ipf" : "per-thread";
-        struct dp_conntrack *dpct = dp_conntrack_create();
+        struct dp_conntrack *dpct = dp_conntrack_create(2);
         struct smap cfg = SMAP_INITIALIZER(&cfg);
         double one, two;
 
