@@ -274,6 +274,7 @@ dp_meter_get_features(struct ofputil_meter_features *features)
 int
 dp_meter_set(struct dp_meter_table *table, uint32_t meter_id,
              struct ofputil_meter_config *config)
+    OVS_EXCLUDED(table->mutex)
 {
     bool pktps = config->flags & OFPMF13_PKTPS;
     struct dp_meter *meter, *old;
@@ -394,6 +395,7 @@ dp_meter_get(const struct dp_meter_table *table, uint32_t meter_id,
 int
 dp_meter_del(struct dp_meter_table *table, uint32_t meter_id,
              struct ofputil_meter_stats *stats, uint16_t n_bands)
+    OVS_EXCLUDED(table->mutex)
 {
     struct dp_meter *meter;
     int error = 0;

@@ -160,6 +160,7 @@ slot_add(struct flow_stats_slot *slot, uint32_t generation,
 static void
 slot0_add(struct flow_stats *stats, uint32_t generation, uint32_t n_packets,
           uint32_t n_bytes, uint16_t tcp_flags, long long int now)
+    OVS_EXCLUDED(slot0_lock)
 {
     struct flow_stats_slot *slot0;
 

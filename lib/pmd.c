@@ -190,6 +190,7 @@ poll_round(struct pmd_thread *t)
  * 'non_pmd_mutex'. */
 void
 pmd_thread_poll_once(struct pmd_thread *t)
+    OVS_REQUIRES(t->dp->non_pmd_mutex)
 {
     poll_round(t);
 }

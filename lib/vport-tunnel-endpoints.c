@@ -213,6 +213,7 @@ endpoints_equal(const struct vport_tunnel_endpoints *a,
  * under 'dp->reconfig_mutex'. */
 void
 vport_tunnel_publish_endpoints(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
 {
     struct vport_tunnel_endpoints *old, *cur;
     struct vport_tunnel_endpoints *eps = vport_tunnel_endpoints_create();
@@ -269,12 +270,13 @@ vport_tunnel_publish_endpoints(struct datapath *dp)
     }
 }
 
-/* Main thread: republishes the endpoint table when a tunnel port's options
- * changed (its netdev replaces its config on every change), when an
- * internal port's netdev changed (its addresses may have), and once a
- * second in any case. */
+/* Main thread, under 'dp->reconfig_mutex': republishes the endpoint table
+ * when a tunnel port's options changed (its netdev replaces its config on
+ * every change), when an internal port's netdev changed (its addresses may
+ * have), and once a second in any case. */
 void
 vport_tunnel_run(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
 {
     long long int now = time_msec();
     bool changed = now >= dp->tunnel->next_refresh;
