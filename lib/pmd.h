@@ -125,7 +125,6 @@ struct pmd_thread {
     struct pmd_tx_queue tx_queues[PMD_MAX_TX_QUEUES]; /* Pending output. */
     size_t n_tx_queues;         /* Elements of 'tx_queues' in use. */
 
-
     long long int now;          /* Time of the current round, in ms. */
     atomic_ullong counters[PMD_N_COUNTERS]; /* Written by this thread only. */
 
