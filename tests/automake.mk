@@ -74,7 +74,9 @@ $(TESTSUITE): $(TESTSUITE_AT) $(srcdir)/tests/package.m4
 	  -I '$(OVS_SRCDIR)' -o '$@.tmp' '$@.at' && mv '$@.tmp' '$@'
 
 # TESTSUITEFLAGS, e.g. TESTSUITEFLAGS='-j2 -k flow', go to the suite.
+# First, the layering rule of lib/packet/ (utilities/check-layers.sh).
 check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
+	$(SHELL) '$(srcdir)/utilities/check-layers.sh' '$(abs_top_srcdir)'
 	$(SHELL) '$(TESTSUITE)' -C tests AUTOTEST_PATH='$(AUTOTEST_PATH)' \
 	  $(TESTSUITEFLAGS)
 

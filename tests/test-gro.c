@@ -14,7 +14,8 @@
  * limitations under the License.
  */
 
-/* Unit tests for GRO cells (lib/gro-cell.h), run by tests/percpu-gro.at.
+/* Unit tests for GRO cells (lib/packet/gro-cell.h), run by
+ * tests/percpu-gro.at.
  *
  * Each test offers crafted inner IPv4 packets to a cell, as the datapath does
  * after decapsulation, and prints every packet the cell hands back.  Every

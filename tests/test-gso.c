@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Unit tests of lib/gso.c: crafted TCP packets are segmented and every
+/* Unit tests of lib/packet/gso.c: crafted TCP packets are segmented and every
  * segment is checked byte by byte against the original, with checksums
  * recomputed here independently.  Run by tests/percpu-gso.at. */
 

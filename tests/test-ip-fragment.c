@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Unit tests of lib/ip-fragment.c: IPv4 fragmentation and the ICMP
+/* Unit tests of lib/packet/ip-fragment.c: IPv4 fragmentation and the ICMP
  * "fragmentation needed" reply, on crafted packets checked field by field.
  * Run by tests/percpu-ip-fragment.at. */
 

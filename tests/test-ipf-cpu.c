@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Unit tests for lib/ipf-cpu.c, run by tests/percpu-ipf.at.
+/* Unit tests for lib/packet/ipf-cpu.c, run by tests/percpu-ipf.at.
  *
  * Each subcommand drives one behaviour with crafted fragments and prints
  * what happened to each fragment and the table's counters.  Reassembled

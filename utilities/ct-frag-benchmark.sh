@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds ovs-percpu if needed and measures conntrack of fragmented UDP:
 # datagrams per second through ct(commit) with per-thread reassembly
-# (lib/ipf-cpu, the default) and with OVS's ipf.c
+# (lib/packet/ipf-cpu, the default) and with OVS's ipf.c
 # (other_config:ct-frag-reassembly=ovs-ipf), on one thread and on two.
 #
 # A measurement, not a test: rates depend on the machine and its load.

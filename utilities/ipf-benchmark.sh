@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds ovs-percpu if needed and measures IPv4 fragment reassembly
-# (lib/ipf-cpu): reassemblies per second on one thread, then on two threads
-# at once, each thread with its own table, and the ratio of the two (ideal
+# (lib/packet/ipf-cpu): reassemblies per second on one thread, then on two
+# threads at once, each thread with its own table, and the ratio of the two (ideal
 # 2.0 on two free cores); once with each datagram's fragments in order, once
 # reversed.  Each run also floods every thread with first fragments only and
 # checks that no table holds more than its high threshold.

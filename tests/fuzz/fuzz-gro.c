@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-/* Fuzz target: GRO cells (lib/gro-cell.c, lib/gro-tcp4.c), which merge the
- * TCP/IPv4 segments an ipip port decapsulates.
+/* Fuzz target: GRO cells (lib/packet/gro-cell.c, lib/packet/gro-tcp4.c),
+ * which merge the TCP/IPv4 segments an ipip port decapsulates.
  *
  * Input: records (fuzz-common.h), each an inner IPv4 packet (data at its
  * IPv4 header, PT_IPV4, as vport_ipip_decapsulate() leaves it) offered to

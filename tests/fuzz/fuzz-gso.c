@@ -16,9 +16,10 @@
 
 /* Fuzz target: the output path's packet surgery on packets that may come
  * from a guest (a tap's vnet header) or from GRO: software segmentation
- * (gso_segment(), gso_segsz_for_mtu(), lib/gso.c and lib/gso-tcp.c),
+ * (gso_segment(), gso_segsz_for_mtu(), lib/packet/gso.c and
+ * lib/packet/gso-tcp.c),
  * checksum completion (gso_complete_csum()), IPv4 and IPv6 fragmentation
- * and the ICMP "fragmentation needed" reply (lib/ip-fragment.c).
+ * and the ICMP "fragmentation needed" reply (lib/packet/ip-fragment.c).
  *
  * Input: a mode byte, a flags byte, a 16-bit segment size, a 16-bit MTU
  * (both big-endian), then the packet's bytes.  Flags:

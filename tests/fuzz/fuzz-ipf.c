@@ -15,7 +15,7 @@
  */
 
 /* Fuzz target: per-thread IPv4 and IPv6 fragment reassembly
- * (lib/ipf-cpu.c), fed a sequence of fragments.
+ * (lib/packet/ipf-cpu.c), fed a sequence of fragments.
  *
  * Input: one byte of table limits, then records (fuzz-common.h), each a
  * packet offered to the table in turn.  Limits byte: bits 0-2 choose the
