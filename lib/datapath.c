@@ -38,7 +38,9 @@
 #include "ovs-rcu.h"
 #include "pmd.h"
 #include "seq.h"
+#include "openvswitch/shash.h"
 #include "smap.h"
+#include "sset.h"
 #include "thread-counters.h"
 #include "tunnel-neigh.h"
 #include "tunnel-nexthop.h"
@@ -156,6 +158,99 @@ datapath_enable_upcalls(struct datapath *dp)
         dp->upcalls_disabled = false;
         fat_rwlock_unlock(&dp->upcall_rwlock);
     }
+}
+
+/* All datapaths, by name.  Only the main thread creates and frees them. */
+static struct ovs_mutex datapaths_mutex = OVS_MUTEX_INITIALIZER;
+static struct shash datapaths OVS_GUARDED_BY(datapaths_mutex)
+    = SHASH_INITIALIZER(&datapaths);
+
+/* Returns the datapath called 'name', or if 'name' is NULL the only
+ * datapath if there is one, or NULL.  For the main thread, which is the
+ * only one that frees datapaths. */
+struct datapath *
+datapath_find(const char *name)
+    OVS_EXCLUDED(datapaths_mutex)
+{
+    struct datapath *dp;
+
+    ovs_mutex_lock(&datapaths_mutex);
+    if (name) {
+        dp = shash_find_data(&datapaths, name);
+    } else {
+        dp = shash_count(&datapaths) == 1 ? shash_first(&datapaths)->data
+                                          : NULL;
+    }
+    ovs_mutex_unlock(&datapaths_mutex);
+    return dp;
+}
+
+/* Adds to 'names' the name of every datapath of 'class'. */
+void
+datapath_enumerate(const struct dpif_class *class, struct sset *names)
+    OVS_EXCLUDED(datapaths_mutex)
+{
+    struct shash_node *node;
+
+    ovs_mutex_lock(&datapaths_mutex);
+    SHASH_FOR_EACH (node, &datapaths) {
+        struct datapath *dp = node->data;
+
+        if (dp->class == class) {
+            sset_add(names, node->name);
+        }
+    }
+    ovs_mutex_unlock(&datapaths_mutex);
+}
+
+/* Takes a reference to the datapath called 'name' of 'class' and stores it
+ * in '*dpp'.  If there is none and '*new_dp' is nonnull, that one (a new
+ * datapath called 'name') is listed and taken, and '*new_dp' set to NULL;
+ * the caller frees a '*new_dp' left.  Returns 0, ENODEV if there is no
+ * such datapath, EINVAL if it is of another class, EEXIST if 'create'
+ * asked for a new one and it existed. */
+int
+datapath_ref(const char *name, const struct dpif_class *class, bool create,
+             struct datapath **new_dp, struct datapath **dpp)
+    OVS_EXCLUDED(datapaths_mutex)
+{
+    struct datapath *dp;
+    int error;
+
+    ovs_mutex_lock(&datapaths_mutex);
+    dp = shash_find_data(&datapaths, name);
+    if (!dp && *new_dp) {
+        dp = *new_dp;
+        *new_dp = NULL;
+        shash_add(&datapaths, name, dp);
+        error = 0;
+    } else if (!dp) {
+        error = ENODEV;
+    } else {
+        error = dp->class != class ? EINVAL : create ? EEXIST : 0;
+    }
+    if (!error) {
+        ovs_refcount_ref(&dp->ref_cnt);
+        *dpp = dp;
+    }
+    ovs_mutex_unlock(&datapaths_mutex);
+    return error;
+}
+
+/* Drops a reference to 'dp', taken by datapath_ref(), and frees it with
+ * the last. */
+void
+datapath_unref(struct datapath *dp)
+    OVS_EXCLUDED(datapaths_mutex)
+{
+    ovs_mutex_lock(&datapaths_mutex);
+    if (ovs_refcount_unref(&dp->ref_cnt) == 1) {
+        shash_find_and_delete(&datapaths, dp->name);
+        ovs_mutex_unlock(&datapaths_mutex);
+        datapath_free(dp);
+        return;
+    }
+    ovs_mutex_unlock(&datapaths_mutex);
 }
 
 /* Removes 'port' from 'dp''s port map.  The caller frees it once no thread
@@ -632,6 +727,7 @@ set_pmd_threads(struct datapath *dp)
             ovsrcu_set(&dp->threads[i], NULL);
             ovsrcu_postpone(pmd_thread_destroy, t);
             dp_ipf_thread_stopped(dp, i);
+            vport_tunnel_thread_stopped(dp->tunnel, i);
         }
     }
     if (!cores) {

@@ -42,7 +42,6 @@
 
 struct dp_port;
 struct flow_table;
-struct vport_tunnel_endpoints;
 struct vport_tunnel_table;
 struct dp_gso;
 struct dp_ipf;
@@ -50,6 +49,7 @@ struct dp_meter_table;
 struct pmd_thread;
 struct seq;
 struct smap;
+struct sset;
 struct tunnel_neigh;
 struct tunnel_nexthops;
 
@@ -80,18 +80,8 @@ struct datapath {
     struct flow_table *table;   /* The shared megaflow table. */
     struct dp_meter_table *meters; /* OpenFlow meters (dp-meter.h). */
 
-    /* Where tunnel packets addressed to this host are decapsulated: built
-     * by the main thread under 'reconfig_mutex' from the tunnel ports, read
-     * by the forwarding threads under RCU.  NULL while there is no tunnel
-     * port.  See vport-tunnel.h. */
-    OVSRCU_TYPE(struct vport_tunnel_endpoints *) tunnel_endpoints;
-    long long int tunnel_next_refresh; /* Main thread: when to rebuild the
-                                        * endpoint table anyway. */
-    uint64_t tunnel_local_seq;      /* Main thread: sum of the internal
-                                     * ports' netdev change sequences when
-                                     * the table was last checked. */
-
-    /* The tunnel layer's per-thread state and counters (vport-tunnel.h).
+    /* The tunnel layer (vport-tunnel.h): where tunnel packets addressed to
+     * this host are decapsulated, each thread's state and counters.
      * Created and freed with the datapath. */
     struct vport_tunnel_table *tunnel;
 
@@ -156,6 +146,13 @@ struct datapath {
 int datapath_create(const char *name, const struct dpif_class *,
                     const char *local_port_type, struct datapath **);
 void datapath_free(struct datapath *);
+
+/* The list of datapaths, by name (main thread). */
+struct datapath *datapath_find(const char *name);
+void datapath_enumerate(const struct dpif_class *, struct sset *names);
+int datapath_ref(const char *name, const struct dpif_class *, bool create,
+                 struct datapath **new_dp, struct datapath **dpp);
+void datapath_unref(struct datapath *);
 
 /* Returns the forwarding thread with index 'index', or NULL.  Under RCU. */
 static inline struct pmd_thread *

@@ -18,7 +18,6 @@
 #include "dp-log.h"
 
 #include "dp-packet.h"
-#include "dpif-percpu.h"
 #include "flow-table.h"
 #include "odp-util.h"
 #include "openvswitch/dynamic-string.h"
@@ -29,6 +28,21 @@
 #include "ovs-thread.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_log);
+
+/* What the key of a logged or dumped flow may hold: the same as
+ * dpif-netdev's, so that logs and dumps read the same. */
+const struct odp_support dp_log_odp_support = {
+    .max_vlan_headers = SIZE_MAX,
+    .max_mpls_depth = SIZE_MAX,
+    .recirc = true,
+    .ct_state = true,
+    .ct_zone = true,
+    .ct_mark = true,
+    .ct_label = true,
+    .ct_state_nat = true,
+    .ct_orig_tuple = true,
+    .ct_orig_tuple6 = true,
+};
 
 /* As dpif-netdev's 'upcall_rl'. */
 static struct vlog_rate_limit upcall_rl = VLOG_RATE_LIMIT_INIT(600, 600);
@@ -65,7 +79,7 @@ dp_log_upcall(const char *dp_name, const struct dp_packet *packet,
 {
     struct odp_flow_key_parms parms = {
         .flow = flow,
-        .support = dpif_percpu_odp_support,
+        .support = dp_log_odp_support,
     };
     struct ds ds = DS_EMPTY_INITIALIZER;
     struct ofpbuf key;
@@ -112,7 +126,7 @@ dp_log_flow_change(const struct megaflow *flow, const struct match *match,
     struct odp_flow_key_parms parms = {
         .flow = &match->flow,
         .mask = &match->wc.masks,
-        .support = dpif_percpu_odp_support,
+        .support = dp_log_odp_support,
     };
     struct ds ds = DS_EMPTY_INITIALIZER;
     struct ofpbuf key, mask;

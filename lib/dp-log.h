@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "dpif.h"
+#include "odp-util.h"
 
 struct dp_packet;
 struct flow;
@@ -36,6 +37,10 @@ struct match;
 struct megaflow;
 struct megaflow_actions;
 struct nlattr;
+
+/* What the flow keys this datapath logs and reports may hold: the same as
+ * dpif-netdev's, so that logs and dumps (dpif-percpu.c) read the same. */
+extern const struct odp_support dp_log_odp_support;
 
 void dp_log_upcall(const char *dp_name, const struct dp_packet *,
                    const struct flow *, enum dpif_upcall_type);

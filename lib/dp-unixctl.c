@@ -26,7 +26,6 @@
 #include "dp-port.h"
 #include "dpif-netdev.h"
 #include "dpif.h"
-#include "dpif-percpu.h"
 #include "flow-stats.h"
 #include "flow-table.h"
 #include "kdp-flow-stats.h"
@@ -53,7 +52,7 @@ find_datapath(struct unixctl_conn *conn, int argc, const char *argv[],
               int n_args_without_dp)
 {
     const char *name = argc > n_args_without_dp ? argv[1] : NULL;
-    struct datapath *dp = dpif_percpu_find_datapath(name);
+    struct datapath *dp = datapath_find(name);
 
     if (!dp) {
         unixctl_command_reply_error(conn, name
@@ -109,7 +108,7 @@ flow_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
         flow_stats_show_kernel(conn, name + 7, &ufid);
         return;
     }
-    dp = dpif_percpu_find_datapath(name);
+    dp = datapath_find(name);
     if (!dp) {
         if (kdp_flow_stats_has_datapath(name ? name : "ovs-system")) {
             flow_stats_show_kernel(conn, name, &ufid);
@@ -495,7 +494,7 @@ static void
 receive_batch(struct unixctl_conn *conn, int argc, const char *argv[],
               void *aux OVS_UNUSED)
 {
-    struct datapath *dp = dpif_percpu_find_datapath(argv[1]);
+    struct datapath *dp = datapath_find(argv[1]);
     struct injected_offload offload = { .csum = false };
     struct dp_packet_batch batch;
     int first_packet = 3;

@@ -57,26 +57,6 @@ COVERAGE_DEFINE(percpu_actions_refused);
 /* Flows returned by one call of flow_dump_next, at most. */
 #define FLOW_DUMP_MAX_BATCH 50
 
-/* All datapaths, by name.  Only the main thread creates and frees them. */
-static struct ovs_mutex datapaths_mutex = OVS_MUTEX_INITIALIZER;
-static struct shash datapaths OVS_GUARDED_BY(datapaths_mutex)
-    = SHASH_INITIALIZER(&datapaths);
-
-/* What the key of a dumped flow may hold: the same as dpif-netdev's, so that
- * dumps read the same. */
-const struct odp_support dpif_percpu_odp_support = {
-    .max_vlan_headers = SIZE_MAX,
-    .max_mpls_depth = SIZE_MAX,
-    .recirc = true,
-    .ct_state = true,
-    .ct_zone = true,
-    .ct_mark = true,
-    .ct_label = true,
-    .ct_state_nat = true,
-    .ct_orig_tuple = true,
-    .ct_orig_tuple6 = true,
-};
-
 /* One open handle on a datapath. */
 struct dpif_percpu {
     struct dpif dpif;
@@ -109,24 +89,6 @@ class_is_dummy(const struct dpif_class *class)
     return strcmp(class->type, "netdev");
 }
 
-/* Returns the datapath called 'name', or NULL.  For the main thread, which
- * is the only one that frees datapaths. */
-struct datapath *
-dpif_percpu_find_datapath(const char *name)
-{
-    struct datapath *dp;
-
-    ovs_mutex_lock(&datapaths_mutex);
-    if (name) {
-        dp = shash_find_data(&datapaths, name);
-    } else {
-        dp = shash_count(&datapaths) == 1 ? shash_first(&datapaths)->data
-                                          : NULL;
-    }
-    ovs_mutex_unlock(&datapaths_mutex);
-    return dp;
-}
-
 /* The dpif_class callbacks below (dpif_percpu_*) implement the contracts
  * that OVS's lib/dpif-provider.h documents for each member; comments here
  * only say what this datapath does beyond or differently. */
@@ -143,17 +105,7 @@ dpif_percpu_init(void)
 static int
 dpif_percpu_enumerate(struct sset *all_dps, const struct dpif_class *class)
 {
-    struct shash_node *node;
-
-    ovs_mutex_lock(&datapaths_mutex);
-    SHASH_FOR_EACH (node, &datapaths) {
-        struct datapath *dp = node->data;
-
-        if (dp->class == class) {
-            sset_add(all_dps, node->name);
-        }
-    }
-    ovs_mutex_unlock(&datapaths_mutex);
+    datapath_enumerate(class, all_dps);
     return 0;
 }
 
@@ -177,13 +129,13 @@ dpif_percpu_port_open_type(const struct dpif_class *class, const char *type)
             : type);
 }
 
+/* Returns a new dpif on 'dp', whose reference it takes over. */
 static struct dpif *
 create_dpif(struct datapath *dp)
 {
     uint16_t netflow_id = hash_string(dp->name, 0);
     struct dpif_percpu *dpif = xmalloc(sizeof *dpif);
 
-    ovs_refcount_ref(&dp->ref_cnt);
     dpif_init(&dpif->dpif, dp->class, dp->name, netflow_id >> 8, netflow_id);
     dpif->dp = dp;
     dpif->last_port_seq = seq_read(dp->port_seq);
@@ -197,14 +149,14 @@ dpif_percpu_open(const struct dpif_class *class, const char *name,
     struct datapath *dp, *new_dp = NULL;
     int error;
 
-    /* A new datapath is created outside 'datapaths_mutex': it starts with
-     * its upcall lock write-locked (upcalls disabled), and closing a
-     * datapath takes 'datapaths_mutex' with that lock held, so creating it
-     * under the mutex would take the two in both orders (a lock-order
+    /* A new datapath is created outside the list of datapaths' mutex: it
+     * starts with its upcall lock write-locked (upcalls disabled), and
+     * closing a datapath takes that mutex with that lock held, so creating
+     * it under the mutex would take the two in both orders (a lock-order
      * inversion ThreadSanitizer found).  Only the main thread opens
      * datapaths; should another have created the same one meanwhile, ours
      * is freed and theirs used. */
-    if (create && !dpif_percpu_find_datapath(name)) {
+    if (create && !datapath_find(name)) {
         error = datapath_create(name, class,
                                 dpif_percpu_port_open_type(class, "internal"),
                                 &new_dp);
@@ -213,39 +165,14 @@ dpif_percpu_open(const struct dpif_class *class, const char *name,
         }
     }
 
-    ovs_mutex_lock(&datapaths_mutex);
-    dp = shash_find_data(&datapaths, name);
-    if (!dp && new_dp) {
-        dp = new_dp;
-        new_dp = NULL;
-        shash_add(&datapaths, name, dp);
-        error = 0;
-    } else if (!dp) {
-        error = ENODEV;
-    } else {
-        error = dp->class != class ? EINVAL : create ? EEXIST : 0;
-    }
+    error = datapath_ref(name, class, create, &new_dp, &dp);
     if (!error) {
         *dpifp = create_dpif(dp);
     }
-    ovs_mutex_unlock(&datapaths_mutex);
     if (new_dp) {
         datapath_free(new_dp);
     }
     return error;
-}
-
-static void
-datapath_unref(struct datapath *dp)
-{
-    ovs_mutex_lock(&datapaths_mutex);
-    if (ovs_refcount_unref(&dp->ref_cnt) == 1) {
-        shash_find_and_delete(&datapaths, dp->name);
-        ovs_mutex_unlock(&datapaths_mutex);
-        datapath_free(dp);
-        return;
-    }
-    ovs_mutex_unlock(&datapaths_mutex);
 }
 
 static void
@@ -548,7 +475,7 @@ megaflow_to_dpif_flow(const struct megaflow *flow, struct ofpbuf *key_buf,
         struct odp_flow_key_parms parms = {
             .flow = &key,
             .mask = &wc.masks,
-            .support = dpif_percpu_odp_support,
+            .support = dp_log_odp_support,
         };
         size_t offset;
 

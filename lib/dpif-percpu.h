@@ -27,20 +27,14 @@
 
 #include <stdbool.h>
 
-#include "odp-util.h"
 
 struct datapath;
 struct dpif;
-
-/* What the flow keys this datapath reports may hold: the same as
- * dpif-netdev's, so that dumps and logs read the same. */
-extern const struct odp_support dpif_percpu_odp_support;
 
 void dpif_percpu_register(void);
 void dpif_percpu_register_as(const char *type);
 void dpif_percpu_override_system(void);
 
-struct datapath *dpif_percpu_find_datapath(const char *name);
 struct datapath *dpif_percpu_get_datapath(const struct dpif *);
 
 #endif /* dpif-percpu.h */

@@ -123,7 +123,6 @@ pmd_thread_destroy(struct pmd_thread *t)
     }
     flow_cache_destroy(t->cache);
     flow_table_ranking_destroy(t->ranking);
-    vport_tunnel_thread_destroy(t->tunnel);
     free(t->polls);
     free(t->next_polls);
     seq_destroy(t->wake_seq);
@@ -169,7 +168,7 @@ poll_round(struct pmd_thread *t)
             dp_input_batch(t, &batch, poll->port->port_no);
         }
     }
-    if (t->n_active_tunnels) {
+    if (vport_tunnel_has_active(t)) {
         /* The end of the round for the tunnels' GRO cells. */
         dp_input_finish_round(t);
     }

@@ -42,8 +42,6 @@
 
 struct datapath;
 struct dp_port;
-struct vport_tunnel_rx;
-struct vport_tunnel_thread;
 struct ds;
 struct seq;
 struct flow_cache;
@@ -127,17 +125,6 @@ struct pmd_thread {
     struct pmd_tx_queue tx_queues[PMD_MAX_TX_QUEUES]; /* Pending output. */
     size_t n_tx_queues;         /* Elements of 'tx_queues' in use. */
 
-    /* Tunnel receive (vport-tunnel.h): the vports' receive cells (GRO cells
-     * and plain batches) that this thread filled and has not flushed yet, a
-     * list linked through the cells, flushed into the flow lookup at the
-     * round's end; how many decapsulations deep the packets it forwards
-     * are; and the tunnel layer's other state of this thread (fragment
-     * verdicts, the ICMP rate limit), created at first use. */
-    struct vport_tunnel_rx *active_tunnels;
-    size_t n_active_tunnels;
-    unsigned int tunnel_nesting;
-    struct vport_tunnel_thread *tunnel;
-    uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
 
     long long int now;          /* Time of the current round, in ms. */
     atomic_ullong counters[PMD_N_COUNTERS]; /* Written by this thread only. */

@@ -220,7 +220,7 @@ vport_tunnel_publish_endpoints(struct datapath *dp)
     struct dp_port *port;
 
     old = ovsrcu_get_protected(struct vport_tunnel_endpoints *,
-                               &dp->tunnel_endpoints);
+                               &dp->tunnel->endpoints);
     CMAP_FOR_EACH (port, node, &dp->ports) {
         struct vport_tunnel *vport = port->tunnel;
         ovs_be32 local, remote;
@@ -254,7 +254,7 @@ vport_tunnel_publish_endpoints(struct datapath *dp)
         cur = eps;
     }
     if (cur != old) {
-        ovsrcu_set(&dp->tunnel_endpoints, cur);
+        ovsrcu_set(&dp->tunnel->endpoints, cur);
         ovsrcu_postpone(vport_tunnel_endpoints_destroy, old);
     }
 
@@ -279,7 +279,7 @@ vport_tunnel_run(struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
     long long int now = time_msec();
-    bool changed = now >= dp->tunnel_next_refresh;
+    bool changed = now >= dp->tunnel->next_refresh;
     uint64_t local_seq = 0;
     struct dp_port *port;
 
@@ -298,12 +298,12 @@ vport_tunnel_run(struct datapath *dp)
             local_seq += netdev_get_change_seq(port->netdev);
         }
     }
-    if (local_seq != dp->tunnel_local_seq) {
-        dp->tunnel_local_seq = local_seq;
+    if (local_seq != dp->tunnel->local_seq) {
+        dp->tunnel->local_seq = local_seq;
         changed = true;
     }
     if (changed) {
-        dp->tunnel_next_refresh = now + 1000;
+        dp->tunnel->next_refresh = now + 1000;
         vport_tunnel_publish_endpoints(dp);
     }
 }
@@ -408,20 +408,29 @@ vport_tunnel_outer_l4(const struct dp_packet *packet,
     return (const uint8_t *) ip + ihl;
 }
 
+/* Returns the slot of 'tt''s fragment verdicts for the datagram with outer
+ * header 'ip'. */
+static struct frag_verdict *
+frag_verdict_slot(struct vport_tunnel_thread *tt, const struct ip_header *ip)
+{
+    uint32_t hash = hash_3words(
+        (OVS_FORCE uint32_t) get_16aligned_be32(&ip->ip_src),
+        (OVS_FORCE uint32_t) get_16aligned_be32(&ip->ip_dst),
+        (ntohs(ip->ip_id) << 8) | ip->ip_proto);
+
+    return &tt->verdicts[hash & (FRAG_VERDICTS - 1)];
+}
+
 /* Looks up what 'tt' recorded for the datagram whose later fragment has
  * outer header 'ip': 1 a tunnel's, 0 not, -1 unknown. */
 static int
 frag_verdict_get(struct vport_tunnel_thread *tt, const struct ip_header *ip,
                  long long int now)
 {
-    ovs_be32 src = get_16aligned_be32(&ip->ip_src);
-    ovs_be32 dst = get_16aligned_be32(&ip->ip_dst);
-    uint32_t hash = hash_3words((OVS_FORCE uint32_t) src,
-                                (OVS_FORCE uint32_t) dst,
-                                (ntohs(ip->ip_id) << 8) | ip->ip_proto);
-    struct frag_verdict *v = &tt->verdicts[hash & (FRAG_VERDICTS - 1)];
+    const struct frag_verdict *v = frag_verdict_slot(tt, ip);
 
-    if (v->expires > now && v->src == src && v->dst == dst
+    if (v->expires > now && v->src == get_16aligned_be32(&ip->ip_src)
+        && v->dst == get_16aligned_be32(&ip->ip_dst)
         && v->id == ip->ip_id && v->proto == ip->ip_proto) {
         return v->ours;
     }
@@ -434,15 +443,10 @@ static void
 frag_verdict_set(struct vport_tunnel_thread *tt, const struct ip_header *ip,
                  bool ours, long long int now)
 {
-    ovs_be32 src = get_16aligned_be32(&ip->ip_src);
-    ovs_be32 dst = get_16aligned_be32(&ip->ip_dst);
-    uint32_t hash = hash_3words((OVS_FORCE uint32_t) src,
-                                (OVS_FORCE uint32_t) dst,
-                                (ntohs(ip->ip_id) << 8) | ip->ip_proto);
-    struct frag_verdict *v = &tt->verdicts[hash & (FRAG_VERDICTS - 1)];
+    struct frag_verdict *v = frag_verdict_slot(tt, ip);
 
-    v->src = src;
-    v->dst = dst;
+    v->src = get_16aligned_be32(&ip->ip_src);
+    v->dst = get_16aligned_be32(&ip->ip_dst);
     v->id = ip->ip_id;
     v->proto = ip->ip_proto;
     v->ours = ours;

@@ -94,6 +94,15 @@ struct frag_verdict {
 /* A forwarding thread's own state of the tunnel layer.  Written only by
  * that thread. */
 struct vport_tunnel_thread {
+    /* The vports' receive cells (GRO cells and plain batches) that this
+     * thread filled and has not flushed yet, a list linked through the
+     * cells, flushed into the flow lookup at the round's end. */
+    struct vport_tunnel_rx *active;
+    size_t n_active;
+    unsigned int nesting;       /* How many decapsulations deep the packets
+                                 * the thread forwards are. */
+    uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
+
     struct frag_verdict verdicts[FRAG_VERDICTS];
 
     /* ICMP "fragmentation needed" token bucket, as Linux's
@@ -104,11 +113,32 @@ struct vport_tunnel_thread {
                                      * the bucket starts full. */
 };
 
+/* One thread's state, on cache lines of its own. */
+struct vport_tunnel_thread_slot {
+    PADDED_MEMBERS(CACHE_LINE_SIZE,
+        struct vport_tunnel_thread tt;  /* Written only by its thread. */
+    );
+};
+
 /* The datapath's tunnel layer ('struct datapath''s 'tunnel'). */
 struct vport_tunnel_table {
+    /* Where tunnel packets addressed to this host are decapsulated: built
+     * by the main thread under the datapath's 'reconfig_mutex' from the
+     * tunnel ports, read by the forwarding threads under RCU.  NULL while
+     * there is no tunnel port. */
+    OVSRCU_TYPE(struct vport_tunnel_endpoints *) endpoints;
+    long long int next_refresh; /* Main thread: when to rebuild the
+                                 * endpoint table anyway. */
+    uint64_t local_seq;         /* Main thread: sum of the internal ports'
+                                 * netdev change sequences when the table
+                                 * was last checked. */
+
     /* VPORT_TUNNEL_COUNTERS of each forwarding thread, by thread index:
      * row 'i' written only by thread 'i'. */
     struct thread_counters *counters;
+
+    size_t n_threads;           /* Elements in 'threads'. */
+    struct vport_tunnel_thread_slot *threads; /* By thread index. */
 };
 
 /* Adds 'n' to 't''s tunnel counter 'c': vport_tunnel_count(), inline for
@@ -120,8 +150,14 @@ vport_tunnel_count__(struct pmd_thread *t, enum vport_tunnel_counter c,
     thread_counters_add(t->dp->tunnel->counters, t->index, c, n);
 }
 
+/* Returns 't''s state of the tunnel layer. */
+static inline struct vport_tunnel_thread *
+vport_tunnel_thread_state(struct pmd_thread *t)
+{
+    return &t->dp->tunnel->threads[t->index].tt;
+}
+
 /* vport-tunnel.c. */
-struct vport_tunnel_thread *vport_tunnel_thread_state(struct pmd_thread *);
 void vport_tunnel_drop(struct pmd_thread *, struct vport_tunnel *,
                        struct dp_packet *, enum vport_tunnel_counter reason,
                        enum netdev_ipip_counter port_counter);

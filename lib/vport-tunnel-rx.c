@@ -214,10 +214,12 @@ rx_cell(struct pmd_thread *t, struct vport_tunnel *vport)
     struct vport_tunnel_rx *rx = &vport->rx[t->index % vport->n_threads];
 
     if (!rx->active) {
+        struct vport_tunnel_thread *tt = vport_tunnel_thread_state(t);
+
         rx->active = true;
-        rx->next_active = t->active_tunnels;
-        t->active_tunnels = rx;
-        t->n_active_tunnels++;
+        rx->next_active = tt->active;
+        tt->active = rx;
+        tt->n_active++;
     }
     return rx;
 }
@@ -228,11 +230,12 @@ static void
 rx_deliver(struct pmd_thread *t, struct vport_tunnel_rx *rx,
            struct dp_packet_batch *batch)
 {
-    unsigned int outer = t->tunnel_nesting;
+    struct vport_tunnel_thread *tt = vport_tunnel_thread_state(t);
+    unsigned int outer = tt->nesting;
 
-    t->tunnel_nesting = rx->level;
+    tt->nesting = rx->level;
     dp_input_tunnel(t, batch);
-    t->tunnel_nesting = outer;
+    tt->nesting = outer;
 }
 
 /* Returns true if 't' may receive one more packet on 'vport' from the
@@ -243,11 +246,13 @@ bool
 vport_tunnel_rx_nesting_ok(struct pmd_thread *t, struct vport_tunnel *vport,
                            struct dp_packet *packet)
 {
-    if (OVS_LIKELY(t->tunnel_nesting < VPORT_TUNNEL_MAX_NESTING)) {
+    unsigned int nesting = vport_tunnel_thread_state(t)->nesting;
+
+    if (OVS_LIKELY(nesting < VPORT_TUNNEL_MAX_NESTING)) {
         return true;
     }
     VLOG_DBG_RL(&rl, "%s: dropped a packet decapsulated %u times in a row",
-                netdev_get_name(vport->port->netdev), t->tunnel_nesting + 1);
+                netdev_get_name(vport->port->netdev), nesting + 1);
     vport_tunnel_drop(t, vport, packet, VPORT_TNL_DROP_NESTING,
                       NETDEV_IPIP_RX_DROPPED);
     return false;
@@ -261,7 +266,7 @@ vport_tunnel_rx_enqueue(struct pmd_thread *t, struct vport_tunnel *vport,
 {
     struct vport_tunnel_rx *rx = rx_cell(t, vport);
 
-    rx->level = MAX(rx->level, t->tunnel_nesting + 1);
+    rx->level = MAX(rx->level, vport_tunnel_thread_state(t)->nesting + 1);
     if (!vport->ops->gro_enabled
         || vport->ops->gro_enabled(vport->port->netdev)) {
         struct gro_cell *gro = ovsrcu_get(struct gro_cell *, &rx->gro);
@@ -426,7 +431,7 @@ vport_tunnel_terminate(struct pmd_thread *t, struct dp_port *port,
     int mtu;
 
     eps = ovsrcu_get(struct vport_tunnel_endpoints *,
-                     &t->dp->tunnel_endpoints);
+                     &t->dp->tunnel->endpoints);
     if (!eps) {
         return;
     }
@@ -447,12 +452,14 @@ vport_tunnel_terminate(struct pmd_thread *t, struct dp_port *port,
 void
 vport_tunnel_flush(struct pmd_thread *t)
 {
-    while (t->active_tunnels) {
-        struct vport_tunnel_rx *rx = t->active_tunnels;
+    struct vport_tunnel_thread *tt = vport_tunnel_thread_state(t);
+
+    while (tt->active) {
+        struct vport_tunnel_rx *rx = tt->active;
         struct gro_cell *gro = ovsrcu_get(struct gro_cell *, &rx->gro);
 
-        t->active_tunnels = rx->next_active;
-        t->n_active_tunnels--;
+        tt->active = rx->next_active;
+        tt->n_active--;
         rx->next_active = NULL;
         rx->active = false;
 

@@ -262,7 +262,7 @@ push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
         ip->ip_id = 0;
         ip->ip_frag_off = htons(IP_DONT_FRAGMENT);
     } else {
-        ip->ip_id = htons(t->ip_id_next++);
+        ip->ip_id = htons(vport_tunnel_thread_state(t)->ip_id_next++);
         ip->ip_frag_off = 0;
     }
     ip->ip_ttl = f->ttl ? f->ttl : TUNNEL_DEFAULT_TTL;

@@ -17,6 +17,8 @@
 #include <config.h>
 #include "vport-tunnel.h"
 
+#include <string.h>
+
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "gro-cell.h"
@@ -109,6 +111,9 @@ vport_tunnel_table_create(size_t n_threads)
     table->counters = thread_counters_create(n_threads,
                                              vport_tunnel_counter_names,
                                              VPORT_TNL_N_COUNTERS);
+    table->n_threads = n_threads;
+    table->threads = xzalloc_cacheline(n_threads * sizeof *table->threads);
+    ovsrcu_set_hidden(&table->endpoints, NULL);
     return table;
 }
 
@@ -117,7 +122,11 @@ void
 vport_tunnel_table_destroy(struct vport_tunnel_table *table)
 {
     if (table) {
+        vport_tunnel_endpoints_destroy(
+            ovsrcu_get_protected(struct vport_tunnel_endpoints *,
+                                 &table->endpoints));
         thread_counters_destroy(table->counters);
+        free_cacheline(table->threads);
         free(table);
     }
 }
@@ -152,14 +161,21 @@ vport_tunnel_thread_destroy(struct vport_tunnel_thread *tt)
     free(tt);
 }
 
-/* Returns 't''s state of the tunnel layer, creating it at first use. */
-struct vport_tunnel_thread *
-vport_tunnel_thread_state(struct pmd_thread *t)
+/* Forgets the state of thread index 'index', whose thread has stopped, so
+ * that a thread that takes the index starts afresh, as a new thread does.
+ * Main thread. */
+void
+vport_tunnel_thread_stopped(struct vport_tunnel_table *table, size_t index)
 {
-    if (OVS_UNLIKELY(!t->tunnel)) {
-        t->tunnel = vport_tunnel_thread_create();
-    }
-    return t->tunnel;
+    memset(&table->threads[index].tt, 0, sizeof table->threads[index].tt);
+}
+
+/* Returns true if 't' holds decapsulated packets in receive cells, which
+ * the end of its round (vport_tunnel_flush()) must forward. */
+bool
+vport_tunnel_has_active(const struct pmd_thread *t)
+{
+    return t->dp->tunnel->threads[t->index].tt.n_active != 0;
 }
 
 /* Drops 'packet', which 't' received on or output to 'vport', counting it

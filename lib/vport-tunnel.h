@@ -276,6 +276,8 @@ struct thread_counters *vport_tunnel_counters(
     const struct vport_tunnel_table *);
 void vport_tunnel_count(struct pmd_thread *, enum vport_tunnel_counter,
                         uint64_t n);
+void vport_tunnel_thread_stopped(struct vport_tunnel_table *, size_t index);
+bool vport_tunnel_has_active(const struct pmd_thread *);
 
 /* Helpers for the types' ops, any thread, on packets the caller owns. */
 enum vport_tunnel_counter vport_tunnel_check_outer(const struct dp_packet *,

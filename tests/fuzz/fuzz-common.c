@@ -178,6 +178,29 @@ fuzz_l4_csum_ofs(uint8_t proto, size_t l4_len)
     return -1;
 }
 
+/* Makes the header checksum of the IPv4 header that follows the Ethernet
+ * header of frame 'p' valid, if the bytes of a header its length field
+ * claims are there, whatever the EtherType and the rest of the header say:
+ * the tunnel targets (fuzz-ipip.c, fuzz-tunnel-rx.c) fix it before the
+ * datapath's parser has looked at the frame. */
+void
+fuzz_fix_outer_ipv4_csum(struct dp_packet *p)
+{
+    struct ip_header *ip;
+    size_t ihl;
+
+    if (dp_packet_size(p) < ETH_HEADER_LEN + IP_HEADER_LEN) {
+        return;
+    }
+    ip = (struct ip_header *) ((uint8_t *) dp_packet_data(p)
+                               + ETH_HEADER_LEN);
+    ihl = IP_IHL(ip->ip_ihl_ver) * 4;
+    if (ihl >= IP_HEADER_LEN && ihl <= dp_packet_size(p) - ETH_HEADER_LEN) {
+        ip->ip_csum = 0;
+        ip->ip_csum = csum(ip, ihl);
+    }
+}
+
 /* Makes the checksums of 'p', whose l3_ofs is set, valid where it holds a
  * well-formed IPv4 header: the header's, and, in a datagram that is not a
  * fragment, the TCP or UDP checksum.  Lets a fuzzer, which cannot guess a

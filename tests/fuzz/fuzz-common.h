@@ -77,6 +77,7 @@ struct dp_packet *fuzz_packet(const uint8_t *bytes, size_t len,
                               ovs_be32 packet_type);
 void fuzz_set_l3_ofs(struct dp_packet *);
 void fuzz_fix_ipv4_csums(struct dp_packet *);
+void fuzz_fix_outer_ipv4_csum(struct dp_packet *);
 bool fuzz_l4_csum_ok(const struct dp_packet *, bool ip_hdr_too);
 void fuzz_check(bool cond, const char *format, ...)
     OVS_PRINTF_FORMAT(2, 3);

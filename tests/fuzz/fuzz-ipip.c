@@ -38,7 +38,6 @@
 #include <config.h>
 #include "fuzz-common.h"
 
-#include "csum.h"
 #include "dp-packet.h"
 #include "ipf-cpu.h"
 #include "packets.h"
@@ -131,17 +130,8 @@ receive_one(const struct vport_tunnel_endpoints *eps,
     struct vport_tunnel *vport;
 
     p->md.in_port.odp_port = u32_to_odp(FUZZ_IPIP_RX_PORT);
-    if (r->ctl & 1 && dp_packet_size(p) >= ETH_HEADER_LEN + IP_HEADER_LEN) {
-        struct ip_header *ip = (struct ip_header *)
-                               ((uint8_t *) dp_packet_data(p)
-                                + ETH_HEADER_LEN);
-        size_t ihl = IP_IHL(ip->ip_ihl_ver) * 4;
-
-        if (ihl >= IP_HEADER_LEN
-            && ihl <= dp_packet_size(p) - ETH_HEADER_LEN) {
-            ip->ip_csum = 0;
-            ip->ip_csum = csum(ip, ihl);
-        }
+    if (r->ctl & 1) {
+        fuzz_fix_outer_ipv4_csum(p);
     }
     if (r->ctl & 2) {
         *dp_packet_ol_flags_ptr(p) |= DP_PACKET_OL_RX_IP_CKSUM_GOOD;

@@ -46,7 +46,6 @@
 
 #include <string.h>
 
-#include "csum.h"
 #include "dp-packet.h"
 #include "ipf-cpu.h"
 #include "packets.h"
@@ -237,17 +236,8 @@ output_one(const struct vport_tunnel_endpoints *eps,
     size_t size;
 
     p->md.in_port.odp_port = u32_to_odp(FUZZ_RX_PORT);
-    if (r->ctl & 1 && dp_packet_size(p) >= ETH_HEADER_LEN + IP_HEADER_LEN) {
-        struct ip_header *ip = (struct ip_header *)
-                               ((uint8_t *) dp_packet_data(p)
-                                + ETH_HEADER_LEN);
-        size_t ihl = IP_IHL(ip->ip_ihl_ver) * 4;
-
-        if (ihl >= IP_HEADER_LEN
-            && ihl <= dp_packet_size(p) - ETH_HEADER_LEN) {
-            ip->ip_csum = 0;
-            ip->ip_csum = csum(ip, ihl);
-        }
+    if (r->ctl & 1) {
+        fuzz_fix_outer_ipv4_csum(p);
     }
     size = dp_packet_size(p);
     copy = xmemdup(dp_packet_data(p), size);

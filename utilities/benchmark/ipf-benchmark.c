@@ -41,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchmark-median.h"
 #include "csum.h"
 #include "dp-packet.h"
 #include "ipf-cpu.h"
@@ -441,22 +442,6 @@ bench_run(enum bench_mode mode, int n, const struct bench_pool pools[],
     return r;
 }
 
-static int
-compare_doubles(const void *a_, const void *b_)
-{
-    double a = *(const double *) a_;
-    double b = *(const double *) b_;
-
-    return a < b ? -1 : a > b;
-}
-
-static double
-median(double *v, int n)
-{
-    qsort(v, n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void OVS_NO_RETURN
 usage(void)
 {
@@ -582,8 +567,8 @@ main(int argc, char *argv[])
                 rates[r] = all[r][c][m].total_rate;
                 ns[r] = all[r][c][m].ns_per_datagram;
             }
-            res[c][m].total_rate = median(rates, rounds);
-            res[c][m].ns_per_datagram = median(ns, rounds);
+            res[c][m].total_rate = benchmark_median(rates, rounds);
+            res[c][m].ns_per_datagram = benchmark_median(ns, rounds);
         }
     }
     free(all);

@@ -37,6 +37,7 @@
 #include <x86intrin.h>
 #endif
 
+#include "benchmark-median.h"
 #include "benchmark-netdev.h"
 #include "benchmark-traffic.h"
 #include "dpif-percpu.h"
@@ -45,6 +46,7 @@
 #include "dummy.h"
 #include "fatal-signal.h"
 #include "netdev.h"
+#include "odp-util.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
 #include "ovs-numa.h"
@@ -339,21 +341,6 @@ run_once(const struct scenario *sc, const char *type,
     testbed_close(&tb);
 }
 
-static int
-compare_doubles(const void *a_, const void *b_)
-{
-    const double *a = a_, *b = b_;
-
-    return *a < *b ? -1 : *a > *b;
-}
-
-static double
-median(double *values, int n)
-{
-    qsort(values, n, sizeof *values, compare_doubles);
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 /* Medians over rounds, per datapath. */
 struct result {
     const struct scenario *scenario;
@@ -366,7 +353,7 @@ struct result {
         for (int r = 0; r < rounds; r++) {                      \
             values[r] = runs[r].FIELD;                          \
         }                                                       \
-        out->FIELD = median(values, rounds);                    \
+        out->FIELD = benchmark_median(values, rounds);                    \
     } while (0)
 
 static void
