@@ -179,7 +179,12 @@ int datapath_set_port_config(struct datapath *dp, odp_port_t,
 void datapath_run(struct datapath *dp)
     OVS_EXCLUDED(dp->reconfig_mutex, dp->non_pmd_mutex);
 void datapath_wait(struct datapath *dp) OVS_EXCLUDED(dp->non_pmd_mutex);
+
+/* Any thread: asks the main thread to reconfigure at its next
+ * datapath_run(). */
 void datapath_request_reconfigure(struct datapath *);
+
+/* The caller holds 'reconfig_mutex'. */
 void datapath_clear_thread_counters(struct datapath *dp, size_t index)
     OVS_REQUIRES(dp->reconfig_mutex);
 
