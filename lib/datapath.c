@@ -728,6 +728,7 @@ set_pmd_threads(struct datapath *dp)
             ovsrcu_postpone(pmd_thread_destroy, t);
             dp_ipf_thread_stopped(dp, i);
             vport_tunnel_thread_stopped(dp->tunnel, i);
+            tunnel_neigh_thread_stopped(dp->tunnel_neigh, i);
         }
     }
     if (!cores) {

@@ -151,6 +151,17 @@ tunnel_neigh_create(size_t n_threads)
     return tn;
 }
 
+/* Forgets the ARP request history of thread index 'index', whose thread
+ * has stopped, so that a thread that takes the index starts with none, as
+ * a new thread did when the history was part of its 'struct pmd_thread'.
+ * The budgets stay, as they always have.  Main thread. */
+void
+tunnel_neigh_thread_stopped(struct tunnel_neigh *tn, size_t index)
+{
+    memset(tn->budgets[index].history, 0,
+           sizeof tn->budgets[index].history);
+}
+
 /* Frees 'tn', once no forwarding thread can use it.  Accepts NULL. */
 void
 tunnel_neigh_destroy(struct tunnel_neigh *tn)

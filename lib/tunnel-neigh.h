@@ -141,6 +141,7 @@ struct tunnel_neigh;
 /* Main thread. */
 struct tunnel_neigh *tunnel_neigh_create(size_t n_threads);
 void tunnel_neigh_destroy(struct tunnel_neigh *);
+void tunnel_neigh_thread_stopped(struct tunnel_neigh *, size_t index);
 void tunnel_neigh_run(struct datapath *);
 void tunnel_neigh_wait(struct datapath *);
 void tunnel_neigh_format(struct ds *, const struct datapath *);
