@@ -28,6 +28,7 @@ DATAPATH_SOURCES = \
 	datapath/flow-table.h \
 	datapath/misc-families.c \
 	datapath/ovsp-genl.h \
+	datapath/ovsp-ipip-uapi.h \
 	datapath/packet-family.c \
 	datapath/percpu-family.c \
 	datapath/skb-cb.h \
