@@ -36,7 +36,8 @@ TESTSUITE_AT = \
 	tests/percpu-faults.at \
 	tests/percpu-hostile.at \
 	tests/percpu-kernel.at \
-	tests/percpu-kernel-flow.at
+	tests/percpu-kernel-flow.at \
+	tests/kernel-ipip.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
