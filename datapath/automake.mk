@@ -26,6 +26,11 @@ DATAPATH_SOURCES = \
 	datapath/flow-stats.h \
 	datapath/flow-table.c \
 	datapath/flow-table.h \
+	datapath/ipip-cells.c \
+	datapath/ipip-dev.c \
+	datapath/ipip-rcv.c \
+	datapath/ipip-xmit.c \
+	datapath/ipip.h \
 	datapath/misc-families.c \
 	datapath/ovsp-genl.h \
 	datapath/ovsp-ipip-uapi.h \

@@ -22,6 +22,7 @@
 #include "dp-core.h"
 #include "flow-stats.h"
 #include "flow-table.h"
+#include "ipip.h"
 
 /* The families, in registration order. */
 static struct genl_family *const families[] = {
@@ -76,13 +77,18 @@ static int __init ovsp_module_init(void)
 	err = ovsp_dp_notify_init();
 	if (err)
 		goto err_dp;
-	err = register_families();
+	err = ovsp_ipip_init();
 	if (err)
 		goto err_notify;
+	err = register_families();
+	if (err)
+		goto err_ipip;
 	pr_info("ovs_percpu: Open vSwitch datapath with per-CPU flow statistics (%u CPUs)\n",
 		nr_cpu_ids);
 	return 0;
 
+err_ipip:
+	ovsp_ipip_exit();
 err_notify:
 	ovsp_dp_notify_exit();
 err_dp:
@@ -99,6 +105,9 @@ err_stats:
 static void __exit ovsp_module_exit(void)
 {
 	unregister_families(ARRAY_SIZE(families));
+	/* Our ipip devices go before the datapaths, while the notifier that
+	 * detaches them from their vports is still there. */
+	ovsp_ipip_exit();
 	ovsp_dp_exit();
 	ovsp_dp_notify_exit();
 	rcu_barrier();

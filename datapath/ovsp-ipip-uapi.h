@@ -27,12 +27,15 @@
  * DF as tunnel metadata (skb_tunnel_info()), so the flow key has tun_src,
  * tun_dst, tun_tos, tun_ttl and the DF flag.
  *
- * Transmit: only packets with egress tunnel info (set(tunnel(...)), IPv4,
- * ipv4_dst set) and an IPv4 inner packet leave; the outer header takes
- * ipv4_src (or the route's source when 0), ipv4_dst, tos, ttl (0: the
- * route's hop limit) and DF from the tunnel info.  The device attributes
- * below are not consulted on transmit: ofproto puts the port's ttl, tos
- * and df_default into set(tunnel(...)).
+ * Transmit: an IPv4 inner packet with egress tunnel info (set(tunnel(...)),
+ * IPv4, ipv4_dst set) leaves with ipv4_src (or the route's source when 0),
+ * ipv4_dst, tos (1: the inner TOS), ttl (0: the inner TTL) and DF from the
+ * tunnel info: ofproto puts the port's ttl, tos and df_default there, so
+ * the device needs no attributes for them.  A packet without tunnel info
+ * (the stack routing to the device, no datapath attached) goes to REMOTE
+ * from LOCAL with TOS 0 and the inner TTL, or is dropped if REMOTE is 0.
+ * A packet too big for the path MTU is dropped (tx_drop_too_big) if the
+ * inner has DF, else its outer DF is cleared and the outer is fragmented.
  */
 #ifndef OVSP_IPIP_UAPI_H
 #define OVSP_IPIP_UAPI_H 1
