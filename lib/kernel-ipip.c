@@ -156,6 +156,7 @@ static const char *const total_names[] = {
 #undef TOTAL_NAME_
 };
 BUILD_ASSERT_DECL(ARRAY_SIZE(total_names) == OVSP_IPIP_N_TOTALS);
+BUILD_ASSERT_DECL(KERNEL_IPIP_NAME_LEN == ETH_GSTRING_LEN);
 
 /* The per-CPU counters' names, by enum ovsp_ipip_cpu_stat. */
 static const char *const cpu_names[] = {
@@ -188,6 +189,31 @@ cpu_slot(struct kernel_ipip_stats *stats, unsigned int cpu)
     return slot;
 }
 
+/* If 'name' is "cpu<N>_<rest>" with N a decimal CPU number below 65536
+ * (at most 5 digits), stores N in '*cpu' and returns <rest>; else NULL. */
+static const char *
+parse_cpu_name(const char *name, unsigned int *cpu)
+{
+    const char *p = name + 3;
+    unsigned int n = 0;
+    int digits = 0;
+
+    if (strncmp(name, "cpu", 3)) {
+        return NULL;
+    }
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (++digits > 5) {
+            return NULL;
+        }
+        n = n * 10 + (*p - '0');
+    }
+    if (!digits || *p != '_' || n > UINT16_MAX) {
+        return NULL;
+    }
+    *cpu = n;
+    return p + 1;
+}
+
 /* Records counter 'value' named 'name' (NUL-terminated) in 'stats'.
  * Names outside the contract are ignored.  Returns false if the answer is
  * malformed. */
@@ -196,7 +222,7 @@ record_counter(struct kernel_ipip_stats *stats, const char *name,
                uint64_t value)
 {
     unsigned int cpu;
-    int n = 0;
+    const char *rest;
 
     for (size_t i = 0; i < OVSP_IPIP_N_TOTALS; i++) {
         if (!strcmp(name, total_names[i])) {
@@ -205,37 +231,38 @@ record_counter(struct kernel_ipip_stats *stats, const char *name,
             return true;
         }
     }
-    if (sscanf(name, "cpu%u_%n", &cpu, &n) == 1 && n > 0
-        && cpu < UINT16_MAX) {
-        for (size_t i = 0; i < OVSP_IPIP_N_CPU_STATS; i++) {
-            struct kernel_ipip_cpu_stats *slot;
+    rest = parse_cpu_name(name, &cpu);
+    if (!rest) {
+        return true;
+    }
+    for (size_t i = 0; i < OVSP_IPIP_N_CPU_STATS; i++) {
+        struct kernel_ipip_cpu_stats *slot;
 
-            if (strcmp(name + n, cpu_names[i])) {
-                continue;
-            }
-            slot = cpu_slot(stats, cpu);
-            if (!slot) {
-                return false;
-            }
-            switch ((enum ovsp_ipip_cpu_stat) i) {
-            case OVSP_IPIP_CPU_QUEUED:
-                slot->queued = value;
-                break;
-            case OVSP_IPIP_CPU_POLLED:
-                slot->polled = value;
-                break;
-            case OVSP_IPIP_CPU_BACKLOG_DROPS:
-                slot->backlog_drops = value;
-                break;
-            case OVSP_IPIP_CPU_DOWN_DROPS:
-                slot->down_drops = value;
-                break;
-            case OVSP_IPIP_N_CPU_STATS:
-            default:
-                OVS_NOT_REACHED();
-            }
-            return true;
+        if (strcmp(rest, cpu_names[i])) {
+            continue;
         }
+        slot = cpu_slot(stats, cpu);
+        if (!slot) {
+            return false;
+        }
+        switch ((enum ovsp_ipip_cpu_stat) i) {
+        case OVSP_IPIP_CPU_QUEUED:
+            slot->queued = value;
+            break;
+        case OVSP_IPIP_CPU_POLLED:
+            slot->polled = value;
+            break;
+        case OVSP_IPIP_CPU_BACKLOG_DROPS:
+            slot->backlog_drops = value;
+            break;
+        case OVSP_IPIP_CPU_DOWN_DROPS:
+            slot->down_drops = value;
+            break;
+        case OVSP_IPIP_N_CPU_STATS:
+        default:
+            OVS_NOT_REACHED();
+        }
+        return true;
     }
     return true;
 }
@@ -288,22 +315,34 @@ kernel_ipip_get_stats(const char *name, struct kernel_ipip_stats *stats)
         error = EPROTO;
         goto out;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        char counter[ETH_GSTRING_LEN + 1];
-
-        memcpy(counter, &strings->data[i * ETH_GSTRING_LEN],
-               ETH_GSTRING_LEN);
-        counter[ETH_GSTRING_LEN] = '\0';
-        if (!record_counter(stats, counter, values->data[i])) {
-            error = EPROTO;
-            goto out;
-        }
-    }
+    error = kernel_ipip_stats_parse((const char *) strings->data,
+                                    (const uint64_t *) values->data, n,
+                                    stats);
 
 out:
     free(strings);
     free(values);
     return error;
+}
+
+int
+kernel_ipip_stats_parse(const char *names, const uint64_t *values, uint32_t n,
+                        struct kernel_ipip_stats *stats)
+{
+    if (n > MAX_STATS) {
+        return EPROTO;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        char counter[ETH_GSTRING_LEN + 1];
+
+        memcpy(counter, &names[(size_t) i * ETH_GSTRING_LEN],
+               ETH_GSTRING_LEN);
+        counter[ETH_GSTRING_LEN] = '\0';
+        if (!record_counter(stats, counter, values[i])) {
+            return EPROTO;
+        }
+    }
+    return 0;
 }
 
 void

@@ -98,6 +98,19 @@ struct kernel_ipip_stats {
 int kernel_ipip_get_stats(const char *name, struct kernel_ipip_stats *);
 void kernel_ipip_stats_destroy(struct kernel_ipip_stats *);
 
+/* Counter names per ETHTOOL_GSTRINGS entry (not necessarily
+ * NUL-terminated within it). */
+#define KERNEL_IPIP_NAME_LEN 32
+
+/* The parsing half of kernel_ipip_get_stats(), for the fuzz target:
+ * records the 'n' counters whose names are 'names' (n entries of
+ * KERNEL_IPIP_NAME_LEN bytes each, as ETHTOOL_GSTRINGS returns them) and
+ * whose values are 'values' into 'stats' (zeroed by the caller, freed with
+ * kernel_ipip_stats_destroy() also on error).  Returns 0, or EPROTO if
+ * there are too many or a CPU's counters come out of order. */
+int kernel_ipip_stats_parse(const char *names, const uint64_t *values,
+                            uint32_t n, struct kernel_ipip_stats *);
+
 /* Appends 'stats' of device 'name' to 's' in tunnel-stats-show's format:
  *
  *     t0:
