@@ -23,11 +23,15 @@
 #include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 #include <net/if.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
 #include "netdev-ipip.h"
+#include "netdev.h"
 #include "netlink.h"
 #include "netlink-socket.h"
 #include "openvswitch/dynamic-string.h"
@@ -147,6 +151,54 @@ kernel_ipip_is_ours(const char *name)
 
     return (!get_drvinfo(name, &info)
             && !strcmp(info.driver, OVSP_IPIP_KIND));
+}
+
+/* Reads the decimal counter /sys/class/net/'name'/statistics/'counter'
+ * into '*value'. */
+static int
+read_sysfs_counter(const char *name, const char *counter, uint64_t *value)
+{
+    char path[128];
+    FILE *file;
+    int error;
+
+    if (strlen(name) >= IFNAMSIZ || strchr(name, '/')) {
+        return ENODEV;
+    }
+    snprintf(path, sizeof path, "/sys/class/net/%s/statistics/%s", name,
+             counter);
+    file = fopen(path, "r");
+    if (!file) {
+        return errno == ENOENT ? ENODEV : errno;
+    }
+    error = fscanf(file, "%"SCNu64, value) == 1 ? 0 : EPROTO;
+    fclose(file);
+    return error;
+}
+
+int
+kernel_ipip_get_device_stats(const char *name, struct netdev_stats *stats)
+{
+    static const struct {
+        const char *counter;
+        size_t offset;
+    } counters[] = {
+#define C_(MEMBER) { #MEMBER, offsetof(struct netdev_stats, MEMBER) }
+        C_(rx_packets), C_(rx_bytes), C_(rx_errors), C_(rx_dropped),
+        C_(tx_packets), C_(tx_bytes), C_(tx_errors), C_(tx_dropped),
+#undef C_
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(counters); i++) {
+        uint64_t *value = (uint64_t *) ((char *) stats
+                                        + counters[i].offset);
+        int error = read_sysfs_counter(name, counters[i].counter, value);
+
+        if (error) {
+            return error;
+        }
+    }
+    return 0;
 }
 
 /* The totals' names, by enum ovsp_ipip_total. */

@@ -40,6 +40,7 @@
 
 struct ds;
 struct netdev_ipip_config;
+struct netdev_stats;
 
 /* The IFLA_INFO_DATA attributes of one device (OVSP_IPIP_ATTR_*). */
 struct kernel_ipip_attrs {
@@ -69,6 +70,12 @@ int kernel_ipip_destroy(const char *name);
 /* True if the device 'name' exists and is one of the module's ovs_ipip
  * devices (ETHTOOL_GDRVINFO's driver name). */
 bool kernel_ipip_is_ours(const char *name);
+
+/* Reads the interface counters of device 'name' (packets, bytes, errors,
+ * drops each way, from /sys/class/net/NAME/statistics) into 'stats',
+ * leaving its other members alone.  Returns 0 or a positive errno (ENODEV:
+ * no such device). */
+int kernel_ipip_get_device_stats(const char *name, struct netdev_stats *);
 
 /* One CPU's GRO cell counters (OVSP_IPIP_CPU_*). */
 struct kernel_ipip_cpu_stats {
