@@ -103,7 +103,7 @@ ip -n kh1 link set h1 up
 ip -n kh1 neigh add 10.1.1.2 lladdr 00:00:00:00:01:02 dev h1
 ip link set k-h1 up
 
-ovsdb-tool create $work/conf.db $top/vswitchd/vswitch.ovsschema
+ovsdb-tool create $work/conf.db /var/cache/ovs-percpu/ovs-src/vswitchd/vswitch.ovsschema
 ovsdb-server --detach --no-chdir --pidfile --log-file \
     --remote=punix:$work/db.sock $work/conf.db
 ovs-vsctl --no-wait init
