@@ -258,7 +258,7 @@ for round in $(seq 1 $rounds); do
         if [ $v = percpu ] || [ $v = shared ]; then
             q1=$(cells queued)
             p1=$(cells polled)
-            echo "$round $v merge $(awk -v q=$((q1 - q0)) -v p=$((p1 - p0)) 'BEGIN {printf "%.2f\n", p > 0 ? q / p : 0}')" >> $raw
+            echo "$round $v merge $(awk -v q=$((q1 - q0)) -v p=$((p1 - p0)) 'BEGIN {printf "%.2f\n", (p > 0 ? q / p : 0)}')" >> $raw
         fi
         echo "$round $v rr2 $(rr2)" >> $raw
         say "round $round: $v: $(grep "^$round $v " $raw | cut -d' ' -f3- | tr '\n' ' ')"
