@@ -8,7 +8,9 @@
  * (default 1480, 68..65515), and IFLA_LINKINFO { IFLA_INFO_KIND =
  * OVSP_IPIP_KIND, IFLA_INFO_DATA = { OVSP_IPIP_ATTR_* } }.  Every
  * attribute is optional; an attribute of the wrong size or an unknown
- * value is refused with -EINVAL and an extack message.  As any link, it
+ * value is refused with an extack message: -EINVAL, or -ERANGE from
+ * rtnetlink's policy for one shorter than its type.  Unknown attribute
+ * types are ignored.  As any link, it
  * is created down unless the request's ifinfomsg has IFF_UP in ifi_flags
  * and ifi_change (our dpif class sets it); then it is attached as an
  * OVS_VPORT_TYPE_NETDEV vport (ARPHRD_NONE: the flow key is L3).

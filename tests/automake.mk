@@ -37,6 +37,7 @@ TESTSUITE_AT = \
 	tests/percpu-hostile.at \
 	tests/percpu-kernel.at \
 	tests/percpu-kernel-flow.at \
+	tests/kernel-ovs-ipip.at \
 	tests/kernel-ipip.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
