@@ -29,6 +29,7 @@
 #include "flow-stats.h"
 #include "flow-table.h"
 #include "kdp-flow-stats.h"
+#include "kernel-ipip.h"
 #include "flow.h"
 #include "netdev.h"
 #include "odp-util.h"
@@ -343,6 +344,85 @@ format_ct_frag_stats(struct ds *s, const struct datapath *dp)
     format_thread_counters(s, dp, dp_conntrack_counters(dp->conntrack));
 }
 
+/* tunnel-stats-show for kernel datapath 'dp_name': the GRO cells of each
+ * of its ipip ports (the module's ovs_ipip devices), per CPU and in total,
+ * then the device's decapsulation and encapsulation counters.  Returns an
+ * error message, or NULL. */
+static const char *
+format_kernel_tunnel_stats(struct ds *s, const char *dp_name)
+{
+    struct dpif_port_dump dump;
+    struct dpif_port port;
+    struct dpif *dpif;
+
+    if (dpif_open(dp_name, "system", &dpif)) {
+        return "no such datapath";
+    }
+    ds_put_cstr(s, "gro:\n");
+    DPIF_PORT_FOR_EACH (&port, &dump, dpif) {
+        struct kernel_ipip_stats stats;
+        int error;
+
+        if (strcmp(port.type, "ipip") && !kernel_ipip_is_ours(port.name)) {
+            continue;
+        }
+        error = kernel_ipip_get_stats(port.name, &stats);
+        if (error) {
+            ds_put_format(s, "%s: counters not readable (%s)\n", port.name,
+                          ovs_strerror(error));
+        } else {
+            kernel_ipip_format_stats(s, port.name, &stats);
+        }
+        kernel_ipip_stats_destroy(&stats);
+    }
+    dpif_close(dpif);
+    return NULL;
+}
+
+/* dpif-percpu/tunnel-stats-show [DP]: for one of our userspace datapaths,
+ * its tunnel report; for a kernel datapath (DP "system@NAME", or a name
+ * that is not one of ours while the kernel has it; without DP, the
+ * kernel's "ovs-system" when we have no userspace datapath), its ipip
+ * ports' cells. */
+static void
+tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
+                  void *aux OVS_UNUSED)
+{
+    const char *name = argc > 1 ? argv[1] : NULL;
+    const char *kernel_name = NULL;
+    struct datapath *dp = NULL;
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (name && !strncmp(name, "system@", 7)) {
+        kernel_name = name + 7;
+    } else {
+        dp = dpif_percpu_find_datapath(name);
+        if (!dp && kdp_flow_stats_has_datapath(name ? name : "ovs-system")) {
+            kernel_name = name ? name : "ovs-system";
+        }
+    }
+    if (dp) {
+        ovs_mutex_lock(&dp->reconfig_mutex);
+        format_tunnel_stats(&s, dp);
+        ovs_mutex_unlock(&dp->reconfig_mutex);
+    } else if (kernel_name) {
+        const char *error = format_kernel_tunnel_stats(&s, kernel_name);
+
+        if (error) {
+            unixctl_command_reply_error(conn, error);
+            ds_destroy(&s);
+            return;
+        }
+    } else {
+        unixctl_command_reply_error(conn, name
+                                    ? "no such datapath"
+                                    : "please specify an existing datapath");
+        return;
+    }
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
 /* A "show" command: what it prints about one datapath, with the datapath's
  * 'reconfig_mutex' held so that its threads and ports stay put. */
 struct datapath_report {
@@ -351,9 +431,6 @@ struct datapath_report {
 
 static const struct datapath_report pmd_stats_report = { format_pmd_stats };
 static const struct datapath_report pmd_rxq_report = { format_pmd_rxqs };
-static const struct datapath_report tunnel_stats_report = {
-    format_tunnel_stats
-};
 static const struct datapath_report gso_stats_report = { format_gso_stats };
 /* dpif-percpu/ipf-stats-show: the fragment reassembly limits, then each
  * thread's tables and their total. */
@@ -698,9 +775,7 @@ dp_unixctl_register(void)
                              CONST_CAST(struct datapath_report *,
                                         &pmd_rxq_report));
     unixctl_command_register("dpif-percpu/tunnel-stats-show", "[dp]",
-                             0, 1, show_datapath_report,
-                             CONST_CAST(struct datapath_report *,
-                                        &tunnel_stats_report));
+                             0, 1, tunnel_stats_show, NULL);
     unixctl_command_register("dpif-percpu/gso-stats-show", "[dp]",
                              0, 1, show_datapath_report,
                              CONST_CAST(struct datapath_report *,

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "connectivity.h"
+#include "kernel-ipip.h"
 #include "netdev-provider.h"
 #include "netdev.h"
 #include "openvswitch/dynamic-string.h"
@@ -555,12 +556,19 @@ ipip_get_status(const struct netdev *netdev, struct smap *smap)
 }
 
 /* The class's get_stats: the sum of every thread's slot.  A slot may be
- * written meanwhile, so the sums are a moment's view, not a snapshot. */
+ * written meanwhile, so the sums are a moment's view, not a snapshot.  A
+ * port of the kernel datapath counts nothing here: the module's ovs_ipip
+ * device of the same name does, so its counters are the port's. */
 static int
 ipip_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
 {
     struct netdev_ipip *dev = netdev_ipip_cast(netdev);
     uint64_t sum[NETDEV_IPIP_N_COUNTERS] = { 0 };
+    const char *dpif_type = netdev_get_dpif_type(netdev);
+
+    if (dpif_type && !strcmp(dpif_type, "system")) {
+        return kernel_ipip_get_device_stats(netdev_get_name(netdev), stats);
+    }
 
     for (unsigned int i = 0; i < dev->n_slots; i++) {
         for (int j = 0; j < NETDEV_IPIP_N_COUNTERS; j++) {

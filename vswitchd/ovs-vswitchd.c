@@ -40,6 +40,7 @@
 #include "dns-resolve.h"
 #include "dpif.h"
 #include "dp-unixctl.h"
+#include "dpif-kernel.h"
 #include "dpif-percpu.h"
 #include "dummy.h"
 #include "fatal-signal.h"
@@ -73,13 +74,16 @@ struct options {
     char *remote;               /* OVSDB server to connect to. */
     const char *unixctl_path;   /* Control socket, or NULL for default. */
     bool mlockall;              /* Lock all memory? */
+    bool system_taken;          /* "system" is a dummy class or disabled,
+                                 * so our kernel class stays out. */
 };
 
 /* Enables dummy devices for tests, as OVS's dummy_enable() does, except that
  * the dummy datapath is ours: OVS's dpif_dummy_register() would register its
  * dpif-netdev under the type "dummy".  'arg' is the dummy level: empty,
- * "system" or "override". */
-static void
+ * "system" or "override".  Returns true if the dummy datapath took the type
+ * "system". */
+static bool
 enable_dummy(const char *arg)
 {
     enum dummy_level level;
@@ -101,6 +105,7 @@ enable_dummy(const char *arg)
     timeval_dummy_register();
     ofpact_dummy_enable();
     dp_unixctl_register_test_commands();
+    return level != DUMMY_OVERRIDE_NONE;
 }
 
 static void
@@ -208,11 +213,14 @@ parse_options(int argc, char *argv[], struct options *options)
             break;
 
         case OPT_ENABLE_DUMMY:
-            enable_dummy(optarg);
+            if (enable_dummy(optarg)) {
+                options->system_taken = true;
+            }
             break;
 
         case OPT_DISABLE_SYSTEM:
             dp_disallow_provider("system");
+            options->system_taken = true;
             break;
 
         case OPT_DISABLE_SYSTEM_ROUTE:
@@ -334,6 +342,11 @@ main(int argc, char *argv[])
     ovs_cmdl_proctitle_init(argc, argv);
     service_start(&argc, &argv);
     parse_options(argc, argv, &options);
+    /* The kernel datapath with our ipip ports, unless a dummy class took
+     * its type; before anything opens a datapath. */
+    if (!options.system_taken) {
+        dpif_kernel_register();
+    }
     fatal_ignore_sigpipe();
 
     daemonize_start(true);

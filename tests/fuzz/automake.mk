@@ -18,7 +18,8 @@ FUZZ_TARGETS = \
 	tests/fuzz/fuzz-afpacket-rx \
 	tests/fuzz/fuzz-afpacket-vnet \
 	tests/fuzz/fuzz-tunnel-rx \
-	tests/fuzz/fuzz-tunnel-neigh
+	tests/fuzz/fuzz-tunnel-neigh \
+	tests/fuzz/fuzz-kernel-ipip-stats
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 
 FUZZ_COMMON = tests/fuzz/fuzz-common.c tests/fuzz/fuzz-common.h
@@ -27,6 +28,12 @@ FUZZ_COMMON += tests/fuzz/fuzz-main.c
 endif
 FUZZ_LDADD = lib/libpercpu.la $(OVS_LINK)
 FUZZ_DEPS = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+tests_fuzz_fuzz_kernel_ipip_stats_SOURCES = \
+	tests/fuzz/fuzz-kernel-ipip-stats.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_kernel_ipip_stats_LDADD = $(FUZZ_LDADD)
+tests_fuzz_fuzz_kernel_ipip_stats_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_kernel_ipip_stats_DEPENDENCIES = $(FUZZ_DEPS)
 
 tests_fuzz_fuzz_ipip_SOURCES = tests/fuzz/fuzz-ipip.c $(FUZZ_COMMON)
 tests_fuzz_fuzz_ipip_LDADD = $(FUZZ_LDADD)

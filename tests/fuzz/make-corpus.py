@@ -599,6 +599,32 @@ def seeds_tunnel_neigh(top):
           b"x" * 66000)
 
 
+def seeds_kernel_ipip_stats(top):
+    t = "kernel-ipip-stats"
+    # fuzz-kernel-ipip-stats.c: 32-byte names, 64-bit host-order values.
+    def ctr(name, value):
+        return name.encode().ljust(32, b"\0")[:32] + struct.pack("=Q", value)
+
+    totals = ["queued", "polled", "backlog_drops", "down_drops",
+              "rx_decapsulated", "rx_gro_bypassed", "rx_drop_bad_inner",
+              "rx_drop_ecn", "rx_drop_policy", "rx_drop_nomem",
+              "tx_encapsulated", "tx_drop_no_tunnel_info",
+              "tx_drop_not_ipv4", "tx_drop_no_route", "tx_drop_too_big",
+              "tx_drop_nomem", "icmp_pmtu_updates", "icmp_redirects"]
+    cells = ["queued", "polled", "backlog_drops", "down_drops"]
+    good = b"".join(ctr(n, i * 10) for i, n in enumerate(totals))
+    for cpu in (0, 1):
+        good += b"".join(ctr("cpu%d_%s" % (cpu, n), cpu * 100 + i)
+                         for i, n in enumerate(cells))
+    write(top, t, "two-cpus", good)
+    write(top, t, "cpus-out-of-order",
+          ctr("cpu3_queued", 1) + ctr("cpu1_queued", 2))
+    write(top, t, "unterminated-and-unknown",
+          b"cpu1_" + b"9" * 27 + struct.pack("=Q", 5) +
+          ctr("cpu4294967295_polled", 1) + ctr("cpu_queued", 1) +
+          ctr("future_counter", 7) + b"partial")
+
+
 def main():
     top = sys.argv[1] if len(sys.argv) > 1 else "tests/fuzz/corpus"
     seeds_ipip(top)
@@ -611,6 +637,7 @@ def main():
     seeds_afpacket_rx(top)
     seeds_tunnel_rx(top)
     seeds_tunnel_neigh(top)
+    seeds_kernel_ipip_stats(top)
 
 
 if __name__ == "__main__":
