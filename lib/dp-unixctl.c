@@ -396,7 +396,7 @@ tunnel_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
     if (name && !strncmp(name, "system@", 7)) {
         kernel_name = name + 7;
     } else {
-        dp = dpif_percpu_find_datapath(name);
+        dp = datapath_find(name);
         if (!dp && kdp_flow_stats_has_datapath(name ? name : "ovs-system")) {
             kernel_name = name ? name : "ovs-system";
         }
