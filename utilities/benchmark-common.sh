@@ -32,6 +32,20 @@ median() {
              else print (a[NR / 2] + a[NR / 2 + 1]) / 2}'
 }
 
+# median_of RAW VARIANT TEST
+#   The median of TEST's figures for VARIANT over the rounds, from RAW's
+#   lines "ROUND VARIANT TEST FIGURE" (the guest benchmarks' raw.txt).
+median_of() {
+    awk -v v="$2" -v t="$3" '$2 == v && $3 == t {print $4}' "$1" | median
+}
+
+# ratio A B
+#   A / B to two decimals, or "n/a" when B is not positive.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        if (b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
 # cpu_ticks PIDFILE
 #   Prints the user + system clock ticks the process has used.
 cpu_ticks() {

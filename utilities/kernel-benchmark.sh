@@ -52,20 +52,6 @@ if [ $status -ne 0 ]; then
     exit $status
 fi
 
-# median_of VARIANT TEST
-#   The median of TEST's figures for VARIANT over the rounds.
-median_of() {
-    awk -v v="$1" -v t="$2" '$2 == v && $3 == t {print $4}' "$out/raw.txt" \
-        | median
-}
-
-# ratio A B
-#   A / B to two decimals.
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN {
-        if (b > 0) printf "%.2f", a / b; else print "n/a" }'
-}
-
 echo
 printf '%-9s %-54s %10s %14s\n' test "" ours/stock ablation/ours
 for t in setup udp1 udpmany udp2cpu tcp1 tcp8; do
@@ -77,9 +63,9 @@ for t in setup udp1 udpmany udp2cpu tcp1 tcp8; do
         tcp1) what="TCP, 64-byte writes, 1 connection" ;;
         tcp8) what="TCP, 64-byte writes, 8 connections" ;;
     esac
-    stock=$(median_of stock $t)
-    ours=$(median_of ours $t)
-    ablation=$(median_of ablation $t)
+    stock=$(median_of "$out/raw.txt" stock $t)
+    ours=$(median_of "$out/raw.txt" ours $t)
+    ablation=$(median_of "$out/raw.txt" ablation $t)
     printf '%-9s %-54s %10s %14s\n' $t "$what" \
         "$(ratio "$ours" "$stock")" "$(ratio "$ablation" "$ours")"
 done

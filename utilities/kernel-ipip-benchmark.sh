@@ -62,16 +62,6 @@ if [ $status -ne 0 ]; then
     exit $status
 fi
 
-median_of() {
-    awk -v v="$1" -v t="$2" '$2 == v && $3 == t {print $4}' "$out/raw.txt" \
-        | median
-}
-
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN {
-        if (b > 0) printf "%.2f", a / b; else print "n/a" }'
-}
-
 echo
 printf '%-6s %-46s %9s %9s %9s %9s\n' test "" percpu \
     percpu/shared percpu/nogro percpu/linux
@@ -81,15 +71,16 @@ for t in tcp1 tcp2 rr2; do
         tcp2) what="TCP Mbit/s, 2 streams, a sender on each CPU" ;;
         rr2) what="64-byte request/response per s, 2 connections" ;;
     esac
-    percpu=$(median_of percpu $t)
+    percpu=$(median_of "$out/raw.txt" percpu $t)
     printf '%-6s %-46s %9s %13s %12s %12s\n' $t "$what" "$percpu" \
-        "$(ratio "$percpu" "$(median_of shared $t)")" \
-        "$(ratio "$percpu" "$(median_of nogro $t)")" \
-        "$(ratio "$percpu" "$(median_of linux $t)")"
+        "$(ratio "$percpu" "$(median_of "$out/raw.txt" shared $t)")" \
+        "$(ratio "$percpu" "$(median_of "$out/raw.txt" nogro $t)")" \
+        "$(ratio "$percpu" "$(median_of "$out/raw.txt" linux $t)")"
 done
 echo
 echo "segments queued per packet handed up (tcp2): percpu" \
-    "$(median_of percpu merge), shared $(median_of shared merge)"
+    "$(median_of "$out/raw.txt" percpu merge)," \
+    "shared $(median_of "$out/raw.txt" shared merge)"
 if [ -s "$out/guest.err" ]; then
     echo
     echo "notes from the guest:"
