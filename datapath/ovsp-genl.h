@@ -2,7 +2,7 @@
 /*
  * The ABI of the module's own generic-netlink family, "ovsp_percpu": the
  * per-CPU breakdown of one flow's statistics.  Shared by the module and by
- * userspace (lib/kdp-flow-stats.c), so it uses only uapi types.
+ * userspace (lib/dpif/kdp-flow-stats.c), so it uses only uapi types.
  *
  * OVSP_PCPU_CMD_FLOW_GET: a struct ovs_header (dp_ifindex) then
  * OVSP_PCPU_ATTR_UFID.  The reply carries N_CPUS, ONE_SLOT if the ablation

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* System test of the receive modes of lib/afpacket-ring.c, on a real
+/* System test of the receive modes of lib/afpacket/afpacket-ring.c, on a real
  * interface: frames sent one at a time into the peer of a veth pair, each
  * with a virtio-net header, through an AF_PACKET socket of the test's own,
  * must come out of an afpacket_rx on the other end, each on its own (the

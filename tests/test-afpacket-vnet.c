@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Unit tests of lib/afpacket-vnet.c: virtio-net headers to OVS offload
+/* Unit tests of lib/afpacket/afpacket-vnet.c: virtio-net headers to OVS offload
  * flags on receive, and back on transmit.
  *
  * Packets are built byte by byte here.  Checksums are checked with
@@ -24,7 +24,7 @@
  * included) before it is checked, so that a wrong pseudo-header sum in the
  * field shows as a bad checksum.
  *
- * And of lib/afpacket-frame.c ("frame"): a received frame copied into
+ * And of lib/afpacket/afpacket-frame.c ("frame"): a received frame copied into
  * packets, frames longer than a dp_packet can hold (OVS 3.1 keeps its
  * allocated size in 16 bits) dropped or, for TCP, cut into pieces that
  * fit.  Each piece is then segmented (or its checksum completed) with our

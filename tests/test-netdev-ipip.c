@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Unit tests of the ipip netdev class (lib/netdev-ipip.c), driven through
+/* Unit tests of the ipip netdev class (lib/tunnels/netdev-ipip.c), driven through
  * OVS's netdev API as the bridge and ofproto drive it, and through the
  * functions the datapath calls.
  *

@@ -16,12 +16,12 @@
 
 /* Fuzz target: the receive path of an afpacket port in ring mode, from a
  * TPACKET_V3 block as Linux fills it to the packets the datapath gets:
- * afpacket_rx_recv() (lib/afpacket-ring.c) over a ring in memory
+ * afpacket_rx_recv() (lib/afpacket/afpacket-ring.c) over a ring in memory
  * (afpacket_rx_open_memory()), which walks the block and its frame
  * headers (afpacket_v3_block_open(), afpacket_v3_frame_parse()), and
  * turns each frame, with its virtio-net header and VLAN tag, into packets
- * (afpacket_frame_to_packets(), lib/afpacket-frame.c, and
- * afpacket_vnet_to_packet(), lib/afpacket-vnet.c), cutting TCP frames
+ * (afpacket_frame_to_packets(), lib/afpacket/afpacket-frame.c, and
+ * afpacket_vnet_to_packet(), lib/afpacket/afpacket-vnet.c), cutting TCP frames
  * longer than a dp_packet can hold.
  *
  * Input: the block itself, up to the fuzzer's -max_len (run-fuzz.sh

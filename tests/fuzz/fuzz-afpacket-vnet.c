@@ -17,9 +17,9 @@
 /* Fuzz target: the virtio-net header translation of afpacket ports, both
  * ways, on frames of any length: a frame and its virtio-net header as
  * Linux hands them over (either receive mode) into packets
- * (afpacket_frame_to_packets(), lib/afpacket-frame.c, which cuts TCP
+ * (afpacket_frame_to_packets(), lib/afpacket/afpacket-frame.c, which cuts TCP
  * frames longer than a dp_packet can hold, and afpacket_vnet_to_packet(),
- * lib/afpacket-vnet.c), then each packet back into a header for transmit
+ * lib/afpacket/afpacket-vnet.c), then each packet back into a header for transmit
  * (afpacket_vnet_from_packet()) and, if asked, through software GSO or
  * checksum completion, as for a port that offloads nothing.
  *

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Fuzz target: the options of an ipip port (lib/netdev-ipip.c), the tunnel
+/* Fuzz target: the options of an ipip port (lib/tunnels/netdev-ipip.c), the tunnel
  * configuration a user or a controller writes into Interface.options.
  *
  * Input: text, one option per line, "key=value" (a line without '=' is a

@@ -15,7 +15,7 @@
  */
 
 /* Fuzz target: what tunnel-stats-show makes of a kernel ovs_ipip device's
- * ethtool counters (lib/kernel-ipip.c: kernel_ipip_stats_parse() and
+ * ethtool counters (lib/tunnels/kernel-ipip.c: kernel_ipip_stats_parse() and
  * kernel_ipip_format_stats()), i.e. of the kernel's ETHTOOL_GSTRINGS and
  * ETHTOOL_GSTATS answers.
  *

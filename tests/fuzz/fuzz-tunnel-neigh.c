@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Fuzz target: the tunnel neighbour cache's ARP snooping (lib/tunnel-neigh.c:
+/* Fuzz target: the tunnel neighbour cache's ARP snooping (lib/tunnels/tunnel-neigh.c:
  * tunnel_neigh_snoop(), which runs snoop_packet(), snoop_reply() and
  * snoop_gratuitous() on every packet a forwarding thread outputs to a
  * bridge's local port), with the requests that make replies solicited

@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../datapath/ovsp-ipip-uapi.h"
+#include "../../datapath/ovsp-ipip-uapi.h"
 #include "openvswitch/types.h"
 
 struct ds;

@@ -21,7 +21,7 @@
 #include <net/if.h>
 #include <string.h>
 
-#include "../datapath/ovsp-genl.h"
+#include "../../datapath/ovsp-genl.h"
 #include "dpif.h"
 #include "flow-stats.h"
 #include "netlink.h"
