@@ -481,6 +481,10 @@ static int ovsp_key_eth(struct sk_buff *skb, struct ovsp_flow_key *key)
 	err = ovsp_key_pull(skb, ETH_HLEN);
 	if (err)
 		return err;
+	/* The mac header is wherever the packet's last user left it (a
+	 * packet from userspace has none); __skb_vlan_pop() below needs it
+	 * at skb->data, as Linux's key_extract() resets it first. */
+	skb_reset_mac_header(skb);
 	eth = eth_hdr(skb);
 	ether_addr_copy(key->eth.src, eth->h_source);
 	ether_addr_copy(key->eth.dst, eth->h_dest);
