@@ -773,9 +773,12 @@ poll_list_add(struct poll_list *list, struct dp_port *port, int qid)
         list->polls = x2nrealloc(list->polls, &list->allocated,
                                  sizeof *list->polls);
     }
-    list->polls[list->n++] = (struct pmd_poll) {
-        .port = port, .rxq = port->rxqs[qid], .qid = qid,
-    };
+    struct pmd_poll *poll = &list->polls[list->n++];
+
+    poll->port = port;
+    poll->rxq = port->rxqs[qid];
+    poll->qid = qid;
+    atomic_init(&poll->cycles, 0);
 }
 
 /* Orders PMD threads by core, so that queues spread predictably. */
