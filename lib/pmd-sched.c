@@ -254,6 +254,23 @@ give(struct sched_pmd *sp, struct pmd_sched_rxq *rxq)
     sp->n_rxqs++;
 }
 
+/* Logs that 'rxq' went to 'sp', in stock's words: the cycles are named
+ * unless the assignment is roundrobin. */
+static void
+log_assigned(const struct pmd_sched_config *cfg, const struct sched_pmd *sp,
+             const struct pmd_sched_rxq *rxq)
+{
+    char cycles[64] = "";
+
+    if (cfg->algo != PMD_SCHED_ROUNDROBIN) {
+        snprintf(cycles, sizeof cycles,
+                 " (measured processing cycles %"PRIu64")", rxq->cycles);
+    }
+    VLOG_INFO("Core %2u on numa node %d assigned port '%s' rx queue %d%s.",
+              sp->pmd->core_id, ovs_numa_get_numa_id(sp->pmd->core_id),
+              rxq->name, rxq->qid, cycles);
+}
+
 /* The least loaded of 'cands' (n of them): fewest cycles, then fewest
  * queues, then the lowest core, as stock's group assignment picks. */
 static struct sched_pmd *
@@ -312,11 +329,7 @@ pmd_sched_assign(const struct pmd_sched_config *cfg,
             } else {
                 give(sp, rxq);
                 sp->isolated = cfg->isolate;
-                VLOG_INFO("Core %2u on numa node %d assigned port '%s' rx "
-                          "queue %d (measured processing cycles %"PRIu64").",
-                          sp->pmd->core_id,
-                          ovs_numa_get_numa_id(sp->pmd->core_id), rxq->name,
-                          rxq->qid, rxq->cycles);
+                log_assigned(cfg, sp, rxq);
                 continue;
             }
         }
@@ -360,10 +373,7 @@ pmd_sched_assign(const struct pmd_sched_config *cfg,
             sp = least_loaded(cands, n_cands);
         }
         give(sp, rxq);
-        VLOG_INFO("Core %2u on numa node %d assigned port '%s' rx queue %d "
-                  "(measured processing cycles %"PRIu64").",
-                  sp->pmd->core_id, ovs_numa_get_numa_id(sp->pmd->core_id),
-                  rxq->name, rxq->qid, rxq->cycles);
+        log_assigned(cfg, sp, rxq);
     }
     if (n_rest && n_pmds && !n_cands) {
         for (size_t i = 0; i < n_rest; i++) {
