@@ -102,6 +102,7 @@ datapath_create(const char *name, const struct dpif_class *class,
                                         OFPROTO_FLOW_LIMIT_DEFAULT);
     dp->max_sleep_us = PMD_DEFAULT_MAX_SLEEP_US;
     dp->emc_insert_inv_prob = DEFAULT_EMC_INSERT_INV_PROB;
+    pmd_sched_config_init(&dp->sched);
     ovs_mutex_unlock(&dp->reconfig_mutex);
     dp_ipf_init(dp);
     dp->tunnel = vport_tunnel_table_create(dp->n_thread_slots);
@@ -621,6 +622,9 @@ datapath_set_config(struct datapath *dp, const struct smap *other_config)
         }
     }
     set_emc_insert_inv_prob(dp, other_config);
+    if (pmd_sched_set_config(&dp->sched, other_config)) {
+        changed = true;
+    }
     set_flow_limit(dp, other_config);
     dp_ipf_set_config(dp, other_config);
     dp_conntrack_set_config(dp->conntrack, dp->name, other_config);
@@ -637,19 +641,22 @@ int
 datapath_set_port_config(struct datapath *dp, odp_port_t port_no,
                          const struct smap *cfg)
 {
-    bool changed = false;
+    bool changed = false, reassign = false;
     struct dp_port *port;
 
     ovs_mutex_lock(&dp->reconfig_mutex);
     port = datapath_lookup_port(dp, port_no);
     if (port) {
-        dp_port_set_config(port, cfg, &changed);
+        dp_port_set_config(port, cfg, &changed, &reassign);
         if (changed) {
             /* Applied while no thread forwards. */
             port->need_reconfigure = true;
         }
     }
     ovs_mutex_unlock(&dp->reconfig_mutex);
+    if (reassign) {
+        datapath_request_reconfigure(dp);
+    }
     return port ? 0 : ENODEV;
 }
 
@@ -773,9 +780,12 @@ poll_list_add(struct poll_list *list, struct dp_port *port, int qid)
         list->polls = x2nrealloc(list->polls, &list->allocated,
                                  sizeof *list->polls);
     }
-    list->polls[list->n++] = (struct pmd_poll) {
-        .port = port, .rxq = port->rxqs[qid], .qid = qid,
-    };
+    struct pmd_poll *poll = &list->polls[list->n++];
+
+    poll->port = port;
+    poll->rxq = port->rxqs[qid];
+    poll->qid = qid;
+    atomic_init(&poll->cycles, 0);
 }
 
 /* Orders PMD threads by core, so that queues spread predictably. */
@@ -819,17 +829,66 @@ sorted_ports(const struct datapath *dp, size_t *n_ports)
     return ports;
 }
 
+/* Records in each port the cycles each of its queues cost the thread
+ * that polls it, since the queues were last assigned, for pmd-sched's
+ * cycles and group assignments.  Called before the threads give their
+ * queues back.  Ports deleted meanwhile are skipped. */
+static void
+collect_rxq_cycles(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    for (size_t i = 1; i < dp->n_thread_slots; i++) {
+        struct pmd_thread *t = datapath_thread(dp, i);
+        uint64_t busy, idle, *cycles;
+        long long int age_ms;
+
+        if (!t || !t->n_polls) {
+            continue;
+        }
+        cycles = xcalloc(t->n_polls, sizeof *cycles);
+        pmd_thread_read_poll_cycles(t, cycles, &busy, &idle, &age_ms);
+        for (size_t j = 0; j < t->n_polls; j++) {
+            struct dp_port *port = t->polls[j].port;
+            int qid = t->polls[j].qid;
+
+            if (datapath_lookup_port(dp, port->port_no) != port) {
+                continue;
+            }
+            if (port->n_rxq_cycles != port->n_rxq) {
+                port->rxq_cycles = xrealloc(port->rxq_cycles,
+                                            MAX(port->n_rxq, 1)
+                                            * sizeof *port->rxq_cycles);
+                memset(port->rxq_cycles, 0,
+                       MAX(port->n_rxq, 1) * sizeof *port->rxq_cycles);
+                port->n_rxq_cycles = port->n_rxq;
+            }
+            if (qid < port->n_rxq_cycles) {
+                /* A measurement over less than stock's 10-second interval
+                 * (queues assigned again soon after, as when a thread is
+                 * added) adds to the previous one instead of replacing
+                 * it, so that a quick second assignment keeps what the
+                 * first one knew. */
+                port->rxq_cycles[qid] = (age_ms < PMD_SCHED_INTERVAL_MS
+                                         ? port->rxq_cycles[qid] : 0)
+                                        + cycles[j];
+            }
+        }
+        free(cycles);
+    }
+}
+
 /* Rebuilds every thread's poll list: non-PMD ports go to the non-PMD
- * context, and the queues of PMD ports are dealt round-robin to the PMD
- * threads in core order, ports taken in port-number order, each port
- * starting one thread after the previous port. */
+ * context, and the queues of PMD ports are placed on the PMD threads as
+ * pmd-rxq-affinity and pmd-rxq-assign say (pmd-sched.h). */
 static void
 assign_rxqs(struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
     struct poll_list *lists = xcalloc(dp->n_thread_slots, sizeof *lists);
     struct pmd_thread **pmds = xcalloc(dp->n_thread_slots, sizeof *pmds);
-    size_t n_pmds = 0, first = 0;
+    struct pmd_sched_rxq *rxqs = NULL;
+    size_t n_pmds = 0, n_rxqs = 0, allocated = 0;
+    unsigned int port_index = 0;
     struct dp_port **ports;
     size_t n_ports;
 
@@ -843,20 +902,45 @@ assign_rxqs(struct datapath *dp)
     ports = sorted_ports(dp, &n_ports);
     for (size_t p = 0; p < n_ports; p++) {
         struct dp_port *port = ports[p];
+        int *cores;
 
-        for (int q = 0; q < port->n_rxq; q++) {
-            if (!port->is_pmd) {
+        if (!port->is_pmd) {
+            for (int q = 0; q < port->n_rxq; q++) {
                 poll_list_add(&lists[0], port, q);
-            } else if (n_pmds) {
-                /* Each PMD port starts one thread further on, so that the
-                 * busiest queues, the first ones, of different ports land
-                 * on different threads. */
-                poll_list_add(&lists[pmds[(first + q) % n_pmds]->index],
-                              port, q);
             }
+            continue;
         }
-        if (port->is_pmd) {
-            first++;
+        cores = xcalloc(MAX(port->n_rxq, 1), sizeof *cores);
+        pmd_sched_parse_affinity(port->rxq_affinity, cores, port->n_rxq);
+        for (int q = 0; q < port->n_rxq; q++) {
+            if (n_rxqs >= allocated) {
+                rxqs = x2nrealloc(rxqs, &allocated, sizeof *rxqs);
+            }
+            rxqs[n_rxqs++] = (struct pmd_sched_rxq) {
+                .name = netdev_get_name(port->netdev),
+                .port_index = port_index,
+                .qid = q,
+                .pinned_core = cores[q],
+                .cycles = q < port->n_rxq_cycles ? port->rxq_cycles[q] : 0,
+            };
+        }
+        free(cores);
+        port_index++;
+    }
+    pmd_sched_assign(&dp->sched, pmds, n_pmds, rxqs, n_rxqs);
+
+    /* 'rxqs' was built in port order, so each port's queues are found
+     * again in the same order. */
+    for (size_t p = 0, r = 0; p < n_ports; p++) {
+        struct dp_port *port = ports[p];
+
+        if (!port->is_pmd) {
+            continue;
+        }
+        for (int q = 0; q < port->n_rxq; q++, r++) {
+            if (rxqs[r].pmd) {
+                poll_list_add(&lists[rxqs[r].pmd->index], port, q);
+            }
         }
     }
 
@@ -867,6 +951,7 @@ assign_rxqs(struct datapath *dp)
             free(lists[i].polls);
         }
     }
+    free(rxqs);
     free(lists);
     free(pmds);
     free(ports);
@@ -883,6 +968,7 @@ datapath_reconfigure(struct datapath *dp)
     struct dp_port *port;
 
     ovs_mutex_lock(&dp->non_pmd_mutex);
+    collect_rxq_cycles(dp);
     for (size_t i = 0; i < dp->n_thread_slots; i++) {
         if (datapath_thread(dp, i)) {
             pmd_thread_reload(datapath_thread(dp, i), NULL, 0);

@@ -39,6 +39,7 @@
 #include "ovs-atomic.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
+#include "pmd-sched.h"
 
 struct dp_port;
 struct flow_table;
@@ -134,6 +135,7 @@ struct datapath {
     unsigned int emc_insert_inv_prob OVS_GUARDED; /* emc-insert-inv-prob. */
     size_t flow_limit OVS_GUARDED;    /* flow-limit, as the table applies
                                        * it. */
+    struct pmd_sched_config sched OVS_GUARDED; /* pmd-rxq-assign, ... */
 
     /* A megaflow hit is copied into the thread's exact-match cache when a
      * random 32-bit number is at most this; 0 disables the cache.  Read by

@@ -72,6 +72,9 @@ dp_actions_flush(struct pmd_thread *t)
         struct pmd_tx_queue *q = &t->tx_queues[i];
 
         if (!dp_packet_batch_is_empty(&q->batch)) {
+            pmd_counter_add(t, PMD_SENT_PACKETS,
+                            dp_packet_batch_size(&q->batch));
+            pmd_counter_add(t, PMD_SENT_BATCHES, 1);
             dp_port_send(q->port, t->index, &q->batch,
                          dp_gso_thread_stats(t->dp->gso, t->index));
         }
@@ -232,6 +235,9 @@ execute_output(struct pmd_thread *t, struct dp_packet_batch *batch,
             continue;
         }
         if (OVS_UNLIKELY(dp_packet_batch_is_full(&q->batch))) {
+            pmd_counter_add(t, PMD_SENT_PACKETS,
+                            dp_packet_batch_size(&q->batch));
+            pmd_counter_add(t, PMD_SENT_BATCHES, 1);
             dp_port_send(q->port, t->index, &q->batch,
                          dp_gso_thread_stats(t->dp->gso, t->index));
             dp_packet_batch_init(&q->batch);

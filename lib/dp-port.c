@@ -27,6 +27,7 @@
 #include "netdev-ipip.h"
 #include "netdev-provider.h"
 #include "openvswitch/vlog.h"
+#include "pmd-sched.h"
 #include "smap.h"
 #include "util.h"
 #include "vport-tunnel.h"
@@ -113,6 +114,8 @@ dp_port_destroy(struct dp_port *port)
     netdev_restore_flags(port->sf);
     netdev_close(port->netdev);
     free(port->type);
+    free(port->rxq_affinity);
+    free(port->rxq_cycles);
     free(port);
 }
 
@@ -331,8 +334,10 @@ dp_port_send(struct dp_port *port, unsigned thread_index,
  * Sets '*changed' if the datapath must reconfigure to apply it. */
 void
 dp_port_set_config(struct dp_port *port, const struct smap *cfg,
-                   bool *changed)
+                   bool *changed, bool *reassign)
 {
+    const char *affinity = smap_get(cfg, "pmd-rxq-affinity");
+
     const char *steering = smap_get_def(cfg, "tx-steering", "thread");
     bool hash;
 
@@ -353,6 +358,27 @@ dp_port_set_config(struct dp_port *port, const struct smap *cfg,
         VLOG_INFO("%s: Tx packet steering mode has been set to '%s'.",
                   netdev_get_name(port->netdev), hash ? "hash" : "thread");
         *changed = true;
+    }
+
+    /* Queue pinning, for PMD ports as in stock (other ports are polled by
+     * the main thread).  A list that does not parse is refused, the old
+     * one kept. */
+    if (port->is_pmd
+        && !nullable_string_is_equal(affinity, port->rxq_affinity)) {
+        int core;
+
+        if (affinity && pmd_sched_parse_affinity(affinity, &core, 0)) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
+            VLOG_WARN_RL(&rl, "%s: invalid pmd-rxq-affinity \"%s\" "
+                         "(expected QUEUE:CORE,...); keeping \"%s\"",
+                         netdev_get_name(port->netdev), affinity,
+                         port->rxq_affinity ? port->rxq_affinity : "");
+        } else {
+            free(port->rxq_affinity);
+            port->rxq_affinity = nullable_xstrdup(affinity);
+            *reassign = true;
+        }
     }
 }
 

@@ -84,6 +84,14 @@ struct dp_port {
      * thread and copied to 'tx_hash' while no thread forwards. */
     bool tx_hash;
     bool requested_tx_hash;
+
+    /* Receive-queue placement (pmd-sched.h), main thread only: the
+     * interface's other_config:pmd-rxq-affinity as last accepted, and the
+     * cycles each queue cost its thread before the last assignment
+     * ('n_rxq_cycles' elements, by queue id). */
+    char *rxq_affinity;
+    uint64_t *rxq_cycles;
+    int n_rxq_cycles;
 };
 
 int dp_port_create(const char *name, const char *type, odp_port_t,
@@ -94,7 +102,7 @@ bool dp_port_needs_reconfigure(const struct dp_port *);
 void dp_port_send(struct dp_port *, unsigned thread_index,
                   struct dp_packet_batch *, struct gso_stats *);
 void dp_port_set_config(struct dp_port *, const struct smap *cfg,
-                        bool *changed);
+                        bool *changed, bool *reassign);
 void dp_port_refresh_link(struct dp_port *);
 void dp_port_get_link(const struct dp_port *, struct eth_addr *mac,
                       int *mtu);

@@ -98,6 +98,10 @@ pmd_thread_alloc(struct datapath *dp, unsigned index, unsigned core_id,
     for (int i = 0; i < PMD_N_COUNTERS; i++) {
         atomic_init(&t->counters[i], 0);
     }
+    t->counters_base_ms = time_msec();
+    atomic_init(&t->polls_base_busy, 0);
+    atomic_init(&t->polls_base_idle, 0);
+    atomic_init(&t->polls_base_ms, t->counters_base_ms);
     atomic_init(&t->reload, false);
     atomic_init(&t->exit, false);
     atomic_init(&t->max_sleep_us, max_sleep_us);
@@ -151,6 +155,8 @@ poll_round(struct pmd_thread *t)
     uint64_t start = pmd_cycles_now();
     int n_packets = 0;
 
+    uint64_t queue_start = start;
+
     for (size_t i = 0; i < t->n_polls; i++) {
         struct pmd_poll *poll = &t->polls[i];
         struct dp_packet_batch batch;
@@ -158,6 +164,8 @@ poll_round(struct pmd_thread *t)
         dp_packet_batch_init(&batch);
         if (!netdev_rxq_recv(poll->rxq, &batch, NULL)) {
             int n = dp_packet_batch_size(&batch);
+            unsigned long long cycles;
+            uint64_t queue_end;
 
             n_packets += n;
             t->now = time_msec();
@@ -166,6 +174,15 @@ poll_round(struct pmd_thread *t)
                 forget_tso_segsz(&batch);
             }
             dp_input_batch(t, &batch, poll->port->port_no);
+
+            /* The queue's share, as dpif-netdev measures it per rxq for
+             * pmd-rxq-show and cycles-based assignment: from the end of
+             * the previous busy queue (or the round's start) to now. */
+            queue_end = pmd_cycles_now();
+            atomic_read_relaxed(&poll->cycles, &cycles);
+            atomic_store_relaxed(&poll->cycles,
+                                 cycles + (queue_end - queue_start));
+            queue_start = queue_end;
         }
     }
     if (vport_tunnel_has_active(t)) {
@@ -183,6 +200,7 @@ poll_round(struct pmd_thread *t)
     }
     pmd_counter_add(t, n_packets ? PMD_BUSY_CYCLES : PMD_IDLE_CYCLES,
                     pmd_cycles_now() - start);
+    pmd_counter_add(t, n_packets ? PMD_BUSY_ROUNDS : PMD_IDLE_ROUNDS, 1);
     return n_packets;
 }
 
@@ -239,6 +257,22 @@ pmd_thread_idle_sleep(struct pmd_thread *t, int sleep_us)
     }
 }
 
+/* Records, in memory 't' owns, its cycles and the time now, the base
+ * from which its new poll list's per-queue cycles are measured.  Called by
+ * the thread that polls the list (the main thread for the non-PMD
+ * context). */
+static void
+pmd_thread_mark_polls_installed(struct pmd_thread *t)
+{
+    unsigned long long busy, idle;
+
+    atomic_read_relaxed(&t->counters[PMD_BUSY_CYCLES], &busy);
+    atomic_read_relaxed(&t->counters[PMD_IDLE_CYCLES], &idle);
+    atomic_store_relaxed(&t->polls_base_busy, busy);
+    atomic_store_relaxed(&t->polls_base_idle, idle);
+    atomic_store_relaxed(&t->polls_base_ms, time_msec());
+}
+
 /* Installs the poll list the main thread handed over, if any.  Returns false
  * if the thread must exit. */
 static bool
@@ -256,6 +290,7 @@ pmd_thread_take_reload(struct pmd_thread *t)
     t->next_polls = NULL;
     t->n_next_polls = 0;
     t->polls_can_wait = pmd_polls_can_wait(t->polls, t->n_polls);
+    pmd_thread_mark_polls_installed(t);
     atomic_read_relaxed(&t->exit, &exit);
     atomic_store_explicit(&t->reload, false, memory_order_release);
     return !exit;
@@ -288,6 +323,7 @@ pmd_thread_main(void *t_)
             idle_rounds = 0;
             sleep_us = 0;
         } else if (++idle_rounds > PMD_IDLE_ROUNDS_BEFORE_SLEEP) {
+            uint64_t sleep_start;
             int max_sleep_us;
 
             atomic_read_relaxed(&t->max_sleep_us, &max_sleep_us);
@@ -295,7 +331,11 @@ pmd_thread_main(void *t_)
                 sleep_us = MIN(MAX(sleep_us * 2, PMD_FIRST_SLEEP_US),
                                max_sleep_us);
                 coverage_try_clear();
+                sleep_start = pmd_cycles_now();
                 pmd_thread_idle_sleep(t, sleep_us);
+                pmd_counter_add(t, PMD_SLEEPS, 1);
+                pmd_counter_add(t, PMD_SLEEP_CYCLES,
+                                pmd_cycles_now() - sleep_start);
                 rounds = 0;
                 continue;
             }
@@ -356,6 +396,7 @@ pmd_thread_reload(struct pmd_thread *t, struct pmd_poll *polls, size_t n)
         free(t->polls);
         t->polls = polls;
         t->n_polls = n;
+        pmd_thread_mark_polls_installed(t);
         return;
     }
     t->next_polls = polls;
@@ -412,8 +453,57 @@ pmd_thread_clear_counters(struct pmd_thread *t)
         atomic_read_relaxed(&t->counters[i], &v);
         t->counters_base[i] = v;
     }
+    t->counters_base_ms = time_msec();
 }
 
+/* Reads, for the main thread, how many cycles 't' spent on each queue of
+ * its poll list (in 'cycles', t->n_polls elements), busy and idle in all
+ * (in '*busy' and '*idle') since the list was installed, and how many ms
+ * ago that was, in '*age_ms'.  The caller holds the datapath's
+ * 'reconfig_mutex', so that the poll list stays put. */
+void
+pmd_thread_read_poll_cycles(const struct pmd_thread *t_, uint64_t *cycles,
+                            uint64_t *busy, uint64_t *idle,
+                            long long int *age_ms)
+{
+    struct pmd_thread *t = CONST_CAST(struct pmd_thread *, t_);
+    unsigned long long now_busy, now_idle, base_busy, base_idle;
+    long long int base_ms;
+
+    for (size_t i = 0; i < t->n_polls; i++) {
+        unsigned long long v;
+
+        atomic_read_relaxed(&t->polls[i].cycles, &v);
+        cycles[i] = v;
+    }
+    atomic_read_relaxed(&t->counters[PMD_BUSY_CYCLES], &now_busy);
+    atomic_read_relaxed(&t->counters[PMD_IDLE_CYCLES], &now_idle);
+    atomic_read_relaxed(&t->polls_base_busy, &base_busy);
+    atomic_read_relaxed(&t->polls_base_idle, &base_idle);
+    atomic_read_relaxed(&t->polls_base_ms, &base_ms);
+    *busy = now_busy >= base_busy ? now_busy - base_busy : 0;
+    *idle = now_idle >= base_idle ? now_idle - base_idle : 0;
+    *age_ms = time_msec() - base_ms;
+}
+
+/* Returns how many of pmd_cycles_now()'s units pass in a second, measured
+ * once, the first time it is called (that call sleeps 100 ms, as
+ * dpif-netdev's pmd_perf_estimate_tsc_frequency() does at start-up). */
+uint64_t
+pmd_cycles_hz(void)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+    static uint64_t hz = 1;
+
+    if (ovsthread_once_start(&once)) {
+        uint64_t start = pmd_cycles_now();
+
+        xnanosleep(100 * 1000 * 1000);
+        hz = MAX((pmd_cycles_now() - start) * 10, 1);
+        ovsthread_once_done(&once);
+    }
+    return hz;
+}
 /* Names 't' as the commands' per-thread headers do: "main thread" or "pmd
  * thread index N core_id C". */
 void

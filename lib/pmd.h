@@ -72,6 +72,12 @@ enum pmd_counter {
 
     PMD_BUSY_CYCLES,            /* TSC cycles in rounds that got packets. */
     PMD_IDLE_CYCLES,            /* TSC cycles in rounds that got none. */
+    PMD_BUSY_ROUNDS,            /* Poll rounds that got packets... */
+    PMD_IDLE_ROUNDS,            /* ...and that got none. */
+    PMD_SENT_PACKETS,           /* Packets handed to netdev sends... */
+    PMD_SENT_BATCHES,           /* ...in this many output batches. */
+    PMD_SLEEPS,                 /* Idle sleeps... */
+    PMD_SLEEP_CYCLES,           /* ...and the cycles they lasted. */
     PMD_N_COUNTERS
 };
 
@@ -80,6 +86,10 @@ struct pmd_poll {
     struct dp_port *port;       /* Owner of 'rxq'. */
     struct netdev_rxq *rxq;     /* The queue polled. */
     int qid;                    /* Its index in 'port'. */
+    atomic_ullong cycles;       /* Cycles spent receiving and forwarding
+                                 * this queue's batches since the list was
+                                 * installed.  Written by the polling thread
+                                 * only, read by the main thread. */
 };
 
 /* Most ports one thread queues output for at once; more flush early. */
@@ -128,8 +138,23 @@ struct pmd_thread {
     long long int now;          /* Time of the current round, in ms. */
     atomic_ullong counters[PMD_N_COUNTERS]; /* Written by this thread only. */
 
-    /* Owned by the main thread: the base that pmd-stats-clear subtracts. */
+    /* Owned by the main thread: the base that pmd-stats-clear subtracts,
+     * and when it was recorded (time_msec()), for pmd-perf-show's
+     * measurement duration. */
     uint64_t counters_base[PMD_N_COUNTERS];
+    long long int counters_base_ms;
+
+    /* Owned by the main thread, set as it assigns queues: the thread polls
+     * queues pinned to it by pmd-rxq-affinity while pmd-rxq-isolate is
+     * true, so no other queue is given to it. */
+    bool isolated;
+
+    /* Written by the thread when it installs a poll list: its busy and
+     * idle cycles then, and the time (time_msec()), so that a queue's
+     * 'cycles' can be read as a share of the thread's cycles since. */
+    atomic_ullong polls_base_busy;
+    atomic_ullong polls_base_idle;
+    atomic_llong polls_base_ms;
 
     /* Reload handshake.  The main thread fills 'next_polls' and sets
      * 'reload'; the thread installs them and clears 'reload'. */
@@ -166,5 +191,9 @@ void pmd_thread_format_name(struct ds *, const struct pmd_thread *);
 void pmd_thread_read_counters(const struct pmd_thread *,
                               uint64_t counters[PMD_N_COUNTERS]);
 void pmd_thread_clear_counters(struct pmd_thread *);
+void pmd_thread_read_poll_cycles(const struct pmd_thread *, uint64_t *cycles,
+                                 uint64_t *busy, uint64_t *idle,
+                                 long long int *age_ms);
+uint64_t pmd_cycles_hz(void);
 
 #endif /* pmd.h */

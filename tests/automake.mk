@@ -12,6 +12,7 @@ TESTSUITE_AT = \
 	tests/percpu-actions-check.at \
 	tests/percpu-flow-stats.at \
 	tests/percpu-bad-input.at \
+	tests/percpu-stock-commands.at \
 	tests/percpu-system.at \
 	tests/percpu-dpdk.at \
 	tests/percpu-gro.at \

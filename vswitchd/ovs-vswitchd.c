@@ -40,6 +40,7 @@
 #include "dns-resolve.h"
 #include "dpif.h"
 #include "dp-unixctl.h"
+#include "dp-unixctl-stock.h"
 #include "dpif-kernel.h"
 #include "dpif-percpu.h"
 #include "dummy.h"
@@ -332,6 +333,7 @@ main(int argc, char *argv[])
 
     /* Before anything can open a datapath or list datapath types. */
     dpif_percpu_register();
+    dp_unixctl_stock_register();
     /* The tunnel netdev types our datapath serves, before the bridge opens
      * any interface. */
     netdev_ipip_register();
