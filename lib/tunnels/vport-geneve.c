@@ -128,6 +128,7 @@ const struct vport_tunnel_ops vport_geneve_ops = {
     .ip_proto = IPPROTO_UDP,
     .by_udp_port = true,
     .inner_ipv4_only = false,
+    .ipv6_underlay = true,
     .endpoint = geneve_endpoint,
     .claims = NULL,
     .gro_enabled = NULL,

@@ -118,6 +118,7 @@ const struct vport_tunnel_ops vport_gre_ops = {
     .ip_proto = IPPROTO_GRE,
     .by_udp_port = false,
     .inner_ipv4_only = false,
+    .ipv6_underlay = true,
     .endpoint = gre_endpoint,
     .claims = gre_claims,
     .gro_enabled = NULL,

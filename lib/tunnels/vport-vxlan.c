@@ -74,6 +74,7 @@ const struct vport_tunnel_ops vport_vxlan_ops = {
     .ip_proto = IPPROTO_UDP,
     .by_udp_port = true,
     .inner_ipv4_only = false,
+    .ipv6_underlay = true,
     .endpoint = vxlan_endpoint,
     .claims = NULL,
     .gro_enabled = NULL,
