@@ -129,6 +129,7 @@ const struct vport_tunnel_ops vport_geneve_ops = {
     .by_udp_port = true,
     .inner_ipv4_only = false,
     .ipv6_underlay = true,
+    .ipv6_only = false,
     .endpoint = geneve_endpoint,
     .claims = NULL,
     .gro_enabled = NULL,

@@ -153,6 +153,7 @@ const struct vport_tunnel_ops vport_ipip_ops = {
     .by_udp_port = false,
     .inner_ipv4_only = true,
     .ipv6_underlay = false,
+    .ipv6_only = false,
     .endpoint = ipip_endpoint,
     .claims = NULL,
     .gro_enabled = ipip_gro_enabled,

@@ -52,8 +52,11 @@ struct vport_tunnel_endpoint {
     ovs_be32 remote;                /* Outer source, 0: any. */
     ovs_be16 udp_port;              /* UDP destination port, 0: not UDP. */
     uint8_t proto;                  /* Outer IP protocol. */
-    bool ipv6;                      /* Taken over IPv6 too ('local' and
+    bool ipv4;                      /* Taken over IPv4. */
+    bool ipv6;                      /* Taken over IPv6 ('local' and
                                      * 'remote' both 0: any). */
+    bool ipv6_first;                /* Over IPv6, before one that is
+                                     * not (ip6gre before gre). */
     bool (*claims)(const void *l4, size_t len); /* The type's, or NULL. */
     struct vport_tunnel *vport;     /* Where such packets are received. */
 };
@@ -132,12 +135,14 @@ vport_tunnel_endpoints_add(struct vport_tunnel_endpoints *eps,
     e->remote = remote;
     e->udp_port = ops->by_udp_port ? udp_port : 0;
     e->proto = ops->ip_proto;
+    e->ipv4 = !ops->ipv6_only;
     e->ipv6 = ops->ipv6_underlay && !local && !remote;
+    e->ipv6_first = ops->ipv6_only;
     e->claims = ops->claims;
     e->vport = vport;
-    eps->protos[e->proto] = true;
+    eps->protos[e->proto] |= e->ipv4;
     eps->protos6[e->proto] |= e->ipv6;
-    if (e->udp_port || e->claims) {
+    if (e->ipv4 && (e->udp_port || e->claims)) {
         eps->l4_decides[e->proto] = true;
     }
 }
@@ -377,7 +382,7 @@ vport_tunnel_find_endpoint(const struct vport_tunnel_endpoints *eps,
         const struct vport_tunnel_endpoint *e = &eps->e[i];
         int score;
 
-        if (e->proto != proto
+        if (e->proto != proto || !e->ipv4
             || (e->remote && e->remote != src)
             || (e->local && e->local != dst)) {
             continue;
@@ -403,12 +408,15 @@ vport_tunnel_find_endpoint(const struct vport_tunnel_endpoints *eps,
 /* Returns the vport that receives IPv6 packets of next header 'proto' whose
  * payload starts with the 'l4_len' bytes at 'l4', or NULL if there is none.
  * Only the types that carry IPv6 underlays with any local and remote
- * address are in the running: ofproto matches the packet's tun_ipv6_src and
+ * address are in the running, an IPv6-only type (ip6gre) first: ofproto
+ * matches the packet's tun_ipv6_src and
  * tun_ipv6_dst against each port's remote_ip and local_ip. */
 static struct vport_tunnel *
 find_endpoint6(const struct vport_tunnel_endpoints *eps, uint8_t proto,
                const uint8_t *l4, size_t l4_len)
 {
+    struct vport_tunnel *best = NULL;
+
     for (size_t i = 0; i < eps->n; i++) {
         const struct vport_tunnel_endpoint *e = &eps->e[i];
 
@@ -424,9 +432,12 @@ find_endpoint6(const struct vport_tunnel_endpoints *eps, uint8_t proto,
         if (e->claims && !e->claims(l4, l4_len)) {
             continue;
         }
-        return e->vport;
+        if (e->ipv6_first) {
+            return e->vport;
+        }
+        best = best ? best : e->vport;
     }
-    return NULL;
+    return best;
 }
 
 /* Walks the extension headers of the IPv6 datagram whose header 'ip6' has

@@ -612,7 +612,8 @@ vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
         size_t hlen;
 
         if (!vport->ops->prepare(packet, &hlen) || !tunnel_dst(tnl, &dst)
-            || (!IN6_IS_ADDR_V4MAPPED(&dst) && !vport->ops->ipv6_underlay)) {
+            || (IN6_IS_ADDR_V4MAPPED(&dst)
+                ? vport->ops->ipv6_only : !vport->ops->ipv6_underlay)) {
             tx_drop(t, vport, packet, VPORT_TNL_DROP_TX_INVALID);
             continue;
         }

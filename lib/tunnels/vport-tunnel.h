@@ -165,6 +165,9 @@ struct vport_tunnel_ops {
                                      * 'decapsulate' takes an outer IPv6
                                      * header and its 'push' works for
                                      * either family. */
+    bool ipv6_only;                 /* Carried over IPv6 only (ip6gre):
+                                     * over IPv6, taken before a type that
+                                     * carries both. */
 
     /* Main thread: fills in '*local', '*remote' (0: any) and '*udp_port'
      * (network order) of the packets 'netdev' receives, and returns the

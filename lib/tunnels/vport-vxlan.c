@@ -75,6 +75,7 @@ const struct vport_tunnel_ops vport_vxlan_ops = {
     .by_udp_port = true,
     .inner_ipv4_only = false,
     .ipv6_underlay = true,
+    .ipv6_only = false,
     .endpoint = vxlan_endpoint,
     .claims = NULL,
     .gro_enabled = NULL,

@@ -18,8 +18,8 @@
  * vport_tunnel_terminate() takes for each packet the flows output to a
  * port that holds addresses: vport_tunnel_classify() against an endpoint
  * table of every type (ipip with fixed endpoints and with any, vxlan,
- * geneve, gre), with the thread's fragment verdicts, then as the datapath
- * goes on: the outer header's check, reassembly of outer fragments (of a
+ * geneve, gre, ip6gre), with the thread's fragment verdicts, then as the
+ * datapath goes on: the outer header's check, reassembly of outer fragments (of a
  * copy, for a later fragment of a datagram not known yet), and ipip
  * decapsulation.
  *
@@ -38,7 +38,7 @@
  * multicast one, to an address of the port, of the vport's protocol and
  * endpoints (UDP port, GRE header); an IPv6 tunnel packet is whole (no
  * fragment header), to an address of the port, of a type with IPv6
- * underlays, and if its outer header is sound it has no extension header
+ * underlays (ip6gre before gre), and if its outer header is sound it has no extension header
  * and the vport's next header and endpoints; a fragment is one, to an
  * address of the port; a datagram reassembled from fragments classifies as whole; an ipip
  * packet decapsulates into an IPv4 packet with its outer addresses as
@@ -68,12 +68,13 @@
 #define FUZZ_VPORT 7
 
 /* Stand-ins for the vports: vport_tunnel_classify() only returns them. */
-static char vport_tags[5];
+static char vport_tags[6];
 #define VPORT_IPIP_FIXED ((struct vport_tunnel *) &vport_tags[0])
 #define VPORT_IPIP_ANY ((struct vport_tunnel *) &vport_tags[1])
 #define VPORT_VXLAN ((struct vport_tunnel *) &vport_tags[2])
 #define VPORT_GENEVE ((struct vport_tunnel *) &vport_tags[3])
 #define VPORT_GRE ((struct vport_tunnel *) &vport_tags[4])
+#define VPORT_IP6GRE ((struct vport_tunnel *) &vport_tags[5])
 
 /* The MAC of both ports. */
 static const struct eth_addr port_mac = ETH_ADDR_C(02, 00, 00, 00, 00, 02);
@@ -97,6 +98,8 @@ make_table(void)
     vport_tunnel_endpoints_add(eps, &vport_geneve_ops, 0, 0, htons(6081),
                                VPORT_GENEVE);
     vport_tunnel_endpoints_add(eps, &vport_gre_ops, 0, 0, 0, VPORT_GRE);
+    vport_tunnel_endpoints_add(eps, &vport_ip6gre_ops, 0, 0, 0,
+                               VPORT_IP6GRE);
     vport_tunnel_endpoints_add_local(eps, u32_to_odp(FUZZ_PORT_1),
                                      htonl(0xc0000202));
     vport_tunnel_endpoints_add_local(eps, u32_to_odp(FUZZ_PORT_1),
@@ -136,14 +139,15 @@ check_taken6(const struct dp_packet *p, uint32_t port,
                && !memcmp(&ip6->ip6_dst, &port1_ip6, sizeof port1_ip6),
                "taken IPv6 packet to an address not the port's");
     fuzz_check(vport == VPORT_VXLAN || vport == VPORT_GENEVE
-               || vport == VPORT_GRE, "IPv6 taken by a type without it");
+               || vport == VPORT_IP6GRE,
+               "IPv6 taken by a type without it, or gre before ip6gre");
     if (vport_tunnel_check_outer(p, ip6)) {
         return;
     }
     l4_len = ntohs(ip6->ip6_plen);
     fuzz_check(l4_len <= (const uint8_t *) dp_packet_tail(p) - l4,
                "checked IPv6 payload beyond the packet");
-    if (vport == VPORT_GRE) {
+    if (vport == VPORT_IP6GRE) {
         fuzz_check(ip6->ip6_nxt == IPPROTO_GRE && l4_len >= 4
                    && !(((const struct gre_base_hdr *) l4)->flags
                         & ~htons(GRE_CSUM | GRE_KEY | GRE_SEQ)),
@@ -187,6 +191,7 @@ check_taken(const struct dp_packet *p, uint32_t port,
                "taken frame to another MAC");
     ip = dp_packet_l3(p);
     fuzz_check(ip == (const void *) (eth + 1), "l3_ofs %u", p->l3_ofs);
+    fuzz_check(vport != VPORT_IP6GRE, "IPv4 taken by ip6gre");
     fuzz_check(port_has(port, get_16aligned_be32(&ip->ip_dst)),
                "taken packet to an address not the port's");
     later = (ip->ip_frag_off & htons(IP_FRAG_OFF_MASK)) != 0;
