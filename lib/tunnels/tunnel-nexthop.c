@@ -36,7 +36,8 @@ BUILD_ASSERT_DECL(IS_POW2(TUNNEL_NEXTHOP_SETS));
 /* One next hop as a thread last read it from OVS's cache. */
 struct nexthop {
     char dev[IFNAMSIZ];         /* The route's device (the cache's key)... */
-    ovs_be32 ip;                /* ...and the next hop's address. */
+    struct in6_addr ip;         /* ...and the next hop's address (IPv4
+                                 * mapped, for IPv4). */
     struct eth_addr mac;        /* Its MAC, if 'resolved'. */
     bool used;                  /* Does this slot hold a next hop? */
     bool resolved;              /* Was it in OVS's cache? */
@@ -128,14 +129,15 @@ tunnel_nexthops_format(struct ds *s, const struct tunnel_nexthops *nh_)
  * holds that next hop. */
 static struct nexthop *
 nexthop_slot(struct nexthop set[TUNNEL_NEXTHOP_WAYS],
-             const char dev[IFNAMSIZ], ovs_be32 ip, bool *hit)
+             const char dev[IFNAMSIZ], const struct in6_addr *ip, bool *hit)
 {
     struct nexthop *victim = &set[0];
 
     for (size_t i = 0; i < TUNNEL_NEXTHOP_WAYS; i++) {
         struct nexthop *e = &set[i];
 
-        if (e->used && e->ip == ip && !strncmp(e->dev, dev, IFNAMSIZ)) {
+        if (e->used && ipv6_addr_equals(&e->ip, ip)
+            && !strncmp(e->dev, dev, IFNAMSIZ)) {
             *hit = true;
             return e;
         }
@@ -148,7 +150,8 @@ nexthop_slot(struct nexthop set[TUNNEL_NEXTHOP_WAYS],
     return victim;
 }
 
-/* Sets '*mac' to the MAC of next hop 'ip' on route device 'dev', as 't''s
+/* Sets '*mac' to the MAC of next hop 'ip' (IPv4 mapped, for IPv4) on route
+ * device 'dev', as 't''s
  * own cache has it, reading OVS's cache if its copy is older than
  * TUNNEL_NEXTHOP_REFRESH_MS or from before OVS's cache last changed.
  * Returns 0; or EAGAIN, '*mac' set, when this read of OVS's cache found
@@ -156,11 +159,11 @@ nexthop_slot(struct nexthop set[TUNNEL_NEXTHOP_WAYS],
  * ENOENT if OVS's cache has no entry for it. */
 int
 tunnel_nexthop_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
-                      ovs_be32 ip, struct eth_addr *mac)
+                      const struct in6_addr *ip, struct eth_addr *mac)
 {
     struct tunnel_nexthops *nh = t->dp->tunnel_nexthops;
     struct nexthop_cache *cache = &nh->caches[t->index];
-    uint32_t hash = hash_string(dev, (OVS_FORCE uint32_t) ip);
+    uint32_t hash = hash_string(dev, hash_bytes(ip, sizeof *ip, 0));
     struct nexthop *e;
     uint64_t generation;
     bool hit;
@@ -180,7 +183,7 @@ tunnel_nexthop_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
     vport_tunnel_count(t, VPORT_TNL_NH_REFRESHES, 1);
     error = tunnel_neigh_lookup(t, dev, ip, mac);
     ovs_strlcpy(e->dev, dev, sizeof e->dev);
-    e->ip = ip;
+    e->ip = *ip;
     e->used = true;
     e->resolved = error != ENOENT;
     e->mac = e->resolved ? *mac : eth_addr_zero;

@@ -42,6 +42,7 @@
  * its own cache only, reading the generation with a relaxed atomic load. */
 
 #include <net/if.h>
+#include <netinet/in.h>
 #include <stddef.h>
 
 #include "openvswitch/types.h"
@@ -69,6 +70,6 @@ void tunnel_nexthops_format(struct ds *, const struct tunnel_nexthops *);
 
 /* Forwarding threads. */
 int tunnel_nexthop_lookup(struct pmd_thread *, const char dev[IFNAMSIZ],
-                          ovs_be32 ip, struct eth_addr *mac);
+                          const struct in6_addr *ip, struct eth_addr *mac);
 
 #endif /* tunnel-nexthop.h */

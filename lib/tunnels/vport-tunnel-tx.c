@@ -101,7 +101,7 @@ resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
 {
     char out_dev[IFNAMSIZ];
     struct in6_addr dst6, src6 = in6addr_any, gw6;
-    ovs_be32 nh;
+    struct in6_addr nh;
     int error;
 
     u->dst = dst;
@@ -116,11 +116,12 @@ resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
     }
     dp_port_get_link(u->port, &u->port_mac, &u->mtu);
 
-    nh = ipv6_addr_is_set(&gw6) ? in6_addr_get_mapped_ipv4(&gw6) : dst;
-    error = tunnel_nexthop_lookup(t, out_dev, nh, &u->nh_mac);
+    nh = ipv6_addr_is_set(&gw6) ? gw6 : dst6;
+    error = tunnel_nexthop_lookup(t, out_dev, &nh, &u->nh_mac);
     if (error) {
         /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile). */
-        tunnel_neigh_request(t, u->port, u->port_mac, u->src, nh);
+        tunnel_neigh_request(t, u->port, u->port_mac, u->src,
+                             in6_addr_get_mapped_ipv4(&nh));
         if (error != EAGAIN) {
             return VPORT_TNL_DROP_NO_NEIGH;
         }
