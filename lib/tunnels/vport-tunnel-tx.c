@@ -38,7 +38,6 @@
 #include "netdev-ipip.h"
 #include "netdev-native-tnl.h"
 #include "openvswitch/vlog.h"
-#include "ovs-router.h"
 #include "packets.h"
 #include "pmd.h"
 #include "tso-segsz.h"
@@ -91,37 +90,36 @@ struct underlay {
 };
 
 /* Resolves how 't' reaches tunnel destination 'dst' with packet mark
- * 'mark' into 'u'.  Returns 0, or the counter to drop the packet with.  All
- * lookups are lock-free and take no reference: the router's classifier and
- * the neighbour cache are RCU-protected, and the port stays valid until 't'
- * quiesces. */
+ * 'mark' into 'u'.  Returns 0, or the counter to drop the packet with.  The
+ * route and the next hop come from 't''s own caches (tunnel-nexthop.h),
+ * which read OVS's route table and neighbour cache only when those changed
+ * or their copy is old; the port is found lock-free, and stays valid until
+ * 't' quiesces. */
 static enum vport_tunnel_counter
 resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
                  struct underlay *u)
 {
-    char out_dev[IFNAMSIZ];
-    struct in6_addr dst6, src6 = in6addr_any, gw6;
-    struct in6_addr nh;
+    struct tunnel_route route;
+    struct in6_addr dst6;
     int error;
 
     u->dst = dst;
     in6_addr_set_mapped_ipv4(&dst6, dst);
-    if (!ovs_router_lookup(mark, &dst6, out_dev, &src6, &gw6)) {
+    if (!tunnel_route_lookup(t, &dst6, mark, &route)) {
         return VPORT_TNL_DROP_NO_ROUTE;
     }
-    u->src = in6_addr_get_mapped_ipv4(&src6);
-    u->port = datapath_find_port_by_name(t->dp, out_dev);
+    u->src = in6_addr_get_mapped_ipv4(&route.src);
+    u->port = datapath_find_port_by_name(t->dp, route.dev);
     if (!u->port) {
         return VPORT_TNL_DROP_NO_UNDERLAY;
     }
     dp_port_get_link(u->port, &u->port_mac, &u->mtu);
 
-    nh = ipv6_addr_is_set(&gw6) ? gw6 : dst6;
-    error = tunnel_nexthop_lookup(t, out_dev, &nh, &u->nh_mac);
+    error = tunnel_nexthop_lookup(t, route.dev, &route.nh, &u->nh_mac);
     if (error) {
         /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile). */
         tunnel_neigh_request(t, u->port, u->port_mac, u->src,
-                             in6_addr_get_mapped_ipv4(&nh));
+                             in6_addr_get_mapped_ipv4(&route.nh));
         if (error != EAGAIN) {
             return VPORT_TNL_DROP_NO_NEIGH;
         }

@@ -133,7 +133,8 @@ struct vport_tunnel_thread;
                          "arp refused over rate")                           \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_REFUSED_FULL,                        \
                          "arp refused table full")                          \
-    VPORT_TUNNEL_COUNTER(VPORT_TNL_NH_REFRESHES, "next hop cache refreshes")
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_NH_REFRESHES, "next hop cache refreshes") \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ROUTE_REFRESHES, "route cache refreshes")
 
 enum vport_tunnel_counter {
 #define VPORT_TUNNEL_COUNTER(ENUM, NAME) ENUM,
