@@ -37,8 +37,6 @@
  * Next hops
  * =========
  *
- * Each forwarding thread's own copy of the tunnel next hops it sends to.
- *
  * OVS 3.1's tnl_neigh_lookup() stores a new expiry into the shared entry
  * on every hit (tnl-neigh-cache.c): called per encapsulated packet, it
  * would be a write to shared memory on the per-packet path.  So each thread
@@ -80,6 +78,7 @@
 
 struct ds;
 struct pmd_thread;
+struct smap;
 struct tunnel_nexthops;
 
 /* Next hops one thread keeps: TUNNEL_NEXTHOP_WAYS per set, the oldest of a
@@ -105,7 +104,6 @@ struct tunnel_route {
 };
 
 /* Main thread. */
-struct smap;
 struct tunnel_nexthops *tunnel_nexthops_create(size_t n_threads);
 void tunnel_nexthops_destroy(struct tunnel_nexthops *);
 void tunnel_nexthops_run(struct tunnel_nexthops *);
