@@ -12,9 +12,9 @@
 # 0), from demo-h1 to demo-h2, four streams.  Figures: the packets switch 1
 # encapsulated per second (its "encapsulated" counter) and the CPU seconds
 # switch 1 spent per million of them.  The 10,000 routes are /17 to /32
-# prefixes under 172.16.0.0/12 (none the tunnel's destination's), added
-# through one unixctl connection; the tunnel's own route stays the /24 of
-# tunnel-sandbox.sh.
+# prefixes under 172.16.0.0/12 (none the tunnel's destination's) through
+# gateway 192.168.77.254, added through one unixctl connection; the
+# tunnel's own route stays the /24 of tunnel-sandbox.sh.
 #
 # Switch 1 runs in namespace rcb-hv1, switch 2 in demo-hv2.  Every port
 # is AF_XDP (native mode) with two receive queues, on two PMD
@@ -61,6 +61,9 @@ add_routes() {
     /usr/bin/python3 - "$sandbox/ovs-vswitchd.$(cat "$sandbox/ovs-vswitchd.pid").ctl" "$1" <<'PY'
 import json, socket, sys
 path, n = sys.argv[1], int(sys.argv[2])
+# OVS takes a route only if the device has a source address for it: its
+# own prefix, or a gateway's on the device's network.
+gw = "192.168.77.254"
 s = socket.socket(socket.AF_UNIX)
 s.connect(path)
 dec = json.JSONDecoder()
@@ -75,7 +78,7 @@ for i in range(n):
     prefix = "%d.%d.%d.%d/%d" % (addr >> 24, (addr >> 16) & 255,
                                  (addr >> 8) & 255, addr & 255, plen)
     s.sendall(json.dumps({"id": i, "method": "ovs/route/add",
-                          "params": [prefix, "br-ul"]}).encode())
+                          "params": [prefix, "br-ul", gw]}).encode())
     while True:
         try:
             reply, end = dec.raw_decode(buf)
