@@ -11,10 +11,11 @@
 # Traffic: iperf3 UDP, 64-byte frames (-l 22) as fast as it can send (-b
 # 0), from demo-h1 to demo-h2, four streams.  Figures: the packets switch 1
 # encapsulated per second (its "encapsulated" counter) and the CPU seconds
-# switch 1 spent per million of them.  The 10,000 routes are /17 to /32
-# prefixes under 172.16.0.0/12 (none the tunnel's destination's) through
-# gateway 192.168.77.254, added through one unixctl connection; the
-# tunnel's own route stays the /24 of tunnel-sandbox.sh.
+# switch 1 spent per million of them.  The 10,000 routes are distinct
+# /20 to /32 prefixes (all lengths but /24) under 10.0.0.0/8 (none the
+# tunnel's destination's) through gateway 192.168.77.254, added through one
+# unixctl connection; the tunnel's own route stays the /24 of
+# tunnel-sandbox.sh.
 #
 # Switch 1 runs in namespace rcb-hv1, switch 2 in demo-hv2.  Every port
 # is AF_XDP (native mode) with two receive queues, on two PMD
@@ -69,12 +70,13 @@ s.connect(path)
 dec = json.JSONDecoder()
 buf = ""
 errors = 0
+# Prefix lengths 20 to 32 but 24, in turn; the k-th prefix of a length is
+# the k-th of that length under 10.0.0.0/8, so that all are distinct.
+plens = [p for p in range(20, 33) if p != 24]
 for i in range(n):
-    plen = 17 + i % 16
-    if plen == 24:
-        plen = 23
-    addr = (172 << 24) | (16 << 16) | ((i * 2654435761) & 0xfffff)
-    addr &= ~((1 << (32 - plen)) - 1) & 0xffffffff
+    plen = plens[i % len(plens)]
+    k = i // len(plens)
+    addr = (10 << 24) | (k << (32 - plen))
     prefix = "%d.%d.%d.%d/%d" % (addr >> 24, (addr >> 16) & 255,
                                  (addr >> 8) & 255, addr & 255, plen)
     s.sendall(json.dumps({"id": i, "method": "ovs/route/add",
