@@ -39,10 +39,8 @@
 #include "netdev-ipip.h"
 #include "netdev-native-tnl.h"
 #include "openvswitch/vlog.h"
-#include "ovs-router.h"
 #include "packets.h"
 #include "pmd.h"
-#include "tnl-neigh-cache.h"
 #include "tso-segsz.h"
 #include "tunnel-neigh.h"
 #include "tunnel-nexthop.h"
@@ -107,63 +105,46 @@ tunnel_dst(const struct flow_tnl *tnl, struct in6_addr *dst)
     return ipv6_addr_is_set(dst);
 }
 
-/* Sets '*mac' to the MAC of IPv6 next hop 'nh' on route device 'dev', from
- * OVS's neighbour cache ('tnl/neigh/set', or neighbour discovery).  Returns
- * 0 or ENOENT.
- *
- * XXX: OVS's tnl_neigh_lookup() stores a new expiry into the shared entry
- * on every hit, a shared write once per batch and destination; the
- * per-thread next-hop cache (tunnel-nexthop.c) takes IPv6 next hops over
- * from it, with neighbour discovery (the routecache branch). */
-static int
-nexthop_lookup6(const char dev[IFNAMSIZ], const struct in6_addr *nh,
-                struct eth_addr *mac)
-{
-    return tnl_neigh_lookup(dev, nh, mac) ? ENOENT : 0;
-}
-
 /* Resolves how 't' reaches tunnel destination 'dst' (IPv6, or IPv4-mapped)
  * with packet mark 'mark' into 'u'.  Returns 0, or the counter to drop the
- * packet with.  All lookups are lock-free and take no reference: the
- * router's classifier and the neighbour cache are RCU-protected, and the
- * port stays valid until 't' quiesces. */
+ * packet with.  The route and the next hop come from 't''s own caches
+ * (tunnel-nexthop.h), which read OVS's route table and neighbour cache only
+ * when those changed or their copy is old; the port is found lock-free, and
+ * stays valid until 't' quiesces. */
 static enum vport_tunnel_counter
 resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
                  uint32_t mark, struct underlay *u)
 {
-    char out_dev[IFNAMSIZ];
-    struct in6_addr src6 = in6addr_any, gw6;
-    const struct in6_addr *nh6;
+    struct tunnel_route route;
     bool is_ipv4 = IN6_IS_ADDR_V4MAPPED(dst);
-    ovs_be32 nh;
     int error;
 
     u->dst = *dst;
-    if (!ovs_router_lookup(mark, dst, out_dev, &src6, &gw6)) {
+    if (!tunnel_route_lookup(t, dst, mark, &route)) {
         return VPORT_TNL_DROP_NO_ROUTE;
     }
-    if (IN6_IS_ADDR_V4MAPPED(&src6) != is_ipv4) {
+    if (ipv6_addr_is_set(&route.src)
+        && IN6_IS_ADDR_V4MAPPED(&route.src) != is_ipv4) {
         /* A route of the other family (::/0 for an IPv4 destination). */
         return VPORT_TNL_DROP_NO_ROUTE;
     }
-    u->src = src6;
-    u->port = datapath_find_port_by_name(t->dp, out_dev);
+    u->src = route.src;
+    u->port = datapath_find_port_by_name(t->dp, route.dev);
     if (!u->port) {
         return VPORT_TNL_DROP_NO_UNDERLAY;
     }
     dp_port_get_link(u->port, &u->port_mac, &u->mtu);
 
-    nh6 = ipv6_addr_is_set(&gw6) ? &gw6 : dst;
-    if (!is_ipv4) {
-        error = nexthop_lookup6(out_dev, nh6, &u->nh_mac);
-        return error ? VPORT_TNL_DROP_NO_NEIGH : 0;
-    }
-    nh = in6_addr_get_mapped_ipv4(nh6);
-    error = tunnel_nexthop_lookup(t, out_dev, nh, &u->nh_mac);
+    error = tunnel_nexthop_lookup(t, route.dev, &route.nh, &u->nh_mac);
     if (error) {
-        /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile). */
-        tunnel_neigh_request(t, u->port, u->port_mac,
-                             in6_addr_get_mapped_ipv4(&u->src), nh);
+        /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile).
+         * IPv6 next hops are not solicited yet (neighbour discovery):
+         * only what OVS's cache holds. */
+        if (is_ipv4) {
+            tunnel_neigh_request(t, u->port, u->port_mac,
+                                 in6_addr_get_mapped_ipv4(&u->src),
+                                 in6_addr_get_mapped_ipv4(&route.nh));
+        }
         if (error != EAGAIN) {
             return VPORT_TNL_DROP_NO_NEIGH;
         }

@@ -134,6 +134,7 @@ struct vport_tunnel_thread;
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_REFUSED_FULL,                        \
                          "arp refused table full")                          \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_NH_REFRESHES, "next hop cache refreshes") \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ROUTE_REFRESHES, "route cache refreshes") \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_IPV6_EXT,                          \
                          "drop outer ipv6 extension headers")
 
