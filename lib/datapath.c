@@ -568,8 +568,9 @@ set_flow_limit(struct datapath *dp, const struct smap *other_config)
 }
 
 /* Applies the datapath keys of Open_vSwitch other_config: pmd-cpu-mask,
- * pmd-maxsleep, emc-insert-inv-prob and flow-limit.  A bad value is reported
- * in the log and the old one kept. */
+ * pmd-maxsleep, emc-insert-inv-prob, flow-limit, the fragment and
+ * conntrack keys and tunnel-route-cache.  A bad value is reported in the
+ * log and the old one kept. */
 int
 datapath_set_config(struct datapath *dp, const struct smap *other_config)
 {
@@ -628,6 +629,7 @@ datapath_set_config(struct datapath *dp, const struct smap *other_config)
     set_flow_limit(dp, other_config);
     dp_ipf_set_config(dp, other_config);
     dp_conntrack_set_config(dp->conntrack, dp->name, other_config);
+    tunnel_nexthops_set_config(dp->tunnel_nexthops, dp->name, other_config);
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     if (changed) {

@@ -83,8 +83,8 @@ dp_port_create(const char *name, const char *type, odp_port_t port_no,
     dp_port_refresh_link(port);
     if (port->is_tunnel) {
         VLOG_INFO("%s: tunnel port of type %s: ovs-percpu carries only "
-                  "ipip, vxlan, gre and geneve tunnels, so packets output "
-                  "to it are dropped and counted", name, type);
+                  "ipip, vxlan, gre, ip6gre and geneve tunnels, so packets "
+                  "output to it are dropped and counted", name, type);
     }
     port->need_reconfigure = true;
     *portp = port;

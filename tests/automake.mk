@@ -23,6 +23,7 @@ TESTSUITE_AT = \
 	tests/percpu-ip-fragment.at \
 	tests/percpu-ipip.at \
 	tests/percpu-tunnels.at \
+	tests/percpu-tunnels-ipv6.at \
 	tests/percpu-tunnel-neigh.at \
 	tests/percpu-tunnels-system.at \
 	tests/percpu-fragments.at \

@@ -26,6 +26,13 @@ Cases:
   pptp, erspan      GRE packets from the remote endpoint to br0's address
                     that are no gre port's: PPTP's enhanced GRE (version 1)
                     and ERSPAN type II.
+  With --ipv6, the outer header is IPv6, from 2001:db8::92 (--remote-ip
+  otherwise) to 2001:db8::88, traffic class --tos, hop limit --ttl, flow
+  label 0; decap's UDP checksum is computed with --csum, else 0, and
+  --ext hbh|dst|rt|rt-left|frag puts extension headers (hop-by-hop and
+  destination options, a routing header with no or one segment left, a
+  fragment header) before the UDP or GRE header; --cut N keeps N bytes of
+  the frame.
   expect TYPE       what must leave p0: each frame of --inner-file inside
                     TYPE's headers, every length and checksum computed by
                     scapy.  The outer UDP source port, which our datapath
@@ -37,7 +44,9 @@ Cases:
 import argparse
 import sys
 
-from scapy.all import Ether, GRE, IP, TCP, UDP, Raw, fragment, raw
+from scapy.all import (Ether, GRE, IP, IPv6, IPv6ExtHdrDestOpt,
+                       IPv6ExtHdrFragment, IPv6ExtHdrHopByHop,
+                       IPv6ExtHdrRouting, TCP, UDP, Raw, fragment, raw)
 from scapy.contrib.geneve import GENEVE, GeneveOptions
 from scapy.layers.vxlan import VXLAN
 
@@ -46,6 +55,8 @@ HOST_MAC = "50:54:00:00:00:07"
 PEER_MAC = "50:54:00:00:00:08"
 LOCAL_IP = "1.1.2.88"
 REMOTE_IP = "1.1.2.92"
+LOCAL_IP6 = "2001:db8::88"
+REMOTE_IP6 = "2001:db8::92"
 PORTS = {"vxlan": 4789, "geneve": 6081}
 # OVS's default tunnel source port range (tnl/egress_port_range).
 SPORT_MIN, SPORT_MAX = 32768, 61000
@@ -77,7 +88,7 @@ def tunnel_headers(args, sport):
     t = args.type
     if t in PORTS:
         udp = UDP(sport=sport, dport=args.dst_port or PORTS[t])
-        if not args.csum:
+        if not args.csum and not args.udp_csum6:
             udp.chksum = 0
         if t == "vxlan":
             return udp / VXLAN(flags=0x08, vni=args.key)
@@ -95,6 +106,15 @@ def tunnel_headers(args, sport):
 
 
 def outer_ip(src, dst, args, proto, ident=0):
+    if args.ipv6:
+        ip6 = IPv6(src=src, dst=dst, tc=args.tos, hlim=args.ttl, fl=0)
+        ext = {"hbh": IPv6ExtHdrHopByHop() / IPv6ExtHdrDestOpt(),
+               "dst": IPv6ExtHdrDestOpt(),
+               "rt": IPv6ExtHdrRouting(segleft=0, addresses=[REMOTE_IP6]),
+               "rt-left": IPv6ExtHdrRouting(segleft=1,
+                                            addresses=[LOCAL_IP6]),
+               "frag": IPv6ExtHdrFragment(id=7)}.get(args.ext)
+        return ip6 / ext if ext is not None else ip6
     return IP(src=src, dst=dst, proto=proto, tos=args.tos, ttl=args.ttl,
               id=ident, flags=0 if args.no_df else "DF")
 
@@ -102,8 +122,8 @@ def outer_ip(src, dst, args, proto, ident=0):
 def decap_frame(args, payload):
     """'payload' as the remote endpoint sends it inside TYPE's headers."""
     return (Ether(src=REMOTE_MAC, dst=args.dst_mac or args.br0_mac)
-            / outer_ip(args.remote_ip, LOCAL_IP, args, proto_of(args.type),
-                       args.outer_id)
+            / outer_ip(args.remote_ip, args.local_ip, args,
+                       proto_of(args.type), args.outer_id)
             / tunnel_headers(args, args.sport) / payload)
 
 
@@ -145,7 +165,10 @@ def main():
     p.add_argument("--dst-port", type=int, default=0)
     p.add_argument("--opt", action="append", default=[])
     p.add_argument("--sport", type=int, default=50000)
-    p.add_argument("--remote-ip", default=REMOTE_IP)
+    p.add_argument("--remote-ip")
+    p.add_argument("--ipv6", action="store_true")
+    p.add_argument("--ext", choices=["hbh", "dst", "rt", "rt-left", "frag"])
+    p.add_argument("--cut", type=int, default=0)
     p.add_argument("--dst-mac")
     p.add_argument("--outer-id", type=int, default=0)
     p.add_argument("--nested", action="store_true")
@@ -154,6 +177,12 @@ def main():
     p.add_argument("--inner-file")
     p.add_argument("--actual-file")
     args = p.parse_args()
+    args.local_ip = LOCAL_IP6 if args.ipv6 else LOCAL_IP
+    if args.remote_ip is None:
+        args.remote_ip = REMOTE_IP6 if args.ipv6 else REMOTE_IP
+    # Our datapath always computes the UDP checksum over IPv6, as OVS's
+    # userspace tunnels do.
+    args.udp_csum6 = args.ipv6 and args.case == "expect"
     if args.type in PORTS and args.key is None:
         args.key = 0
 
@@ -167,7 +196,7 @@ def main():
         if args.nested:
             payload = decap_frame(args, payload)
         for f in frames(args, decap_frame(args, payload)):
-            print(raw(f).hex())
+            print(raw(f)[:args.cut or None].hex())
     elif args.case == "plain-udp":
         payload = bytes(range(256)) * (args.size // 256 + 1)
         frame = (Ether(src=REMOTE_MAC, dst=args.dst_mac or args.br0_mac)
@@ -198,11 +227,12 @@ def main():
         for i, a in zip(inners, actuals):
             sport = 0
             if args.type in PORTS:
-                sport = int(a[34 * 2 + 0:34 * 2 + 4], 16)
+                l4 = 54 if args.ipv6 else 34
+                sport = int(a[l4 * 2 + 0:l4 * 2 + 4], 16)
                 if not SPORT_MIN <= sport < SPORT_MAX:
                     sys.exit("source port %d out of range" % sport)
             frame = (Ether(src=args.br0_mac, dst=REMOTE_MAC)
-                     / outer_ip(LOCAL_IP, REMOTE_IP, args,
+                     / outer_ip(args.local_ip, args.remote_ip, args,
                                 proto_of(args.type))
                      / tunnel_headers(args, sport)
                      / Ether(bytes.fromhex(i)))

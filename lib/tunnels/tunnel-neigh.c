@@ -722,23 +722,28 @@ tunnel_neigh_snoop(struct pmd_thread *t, const struct dp_port *port,
     }
 }
 
-/* Reads the MAC of next hop 'ip' on device 'dev' from OVS's cache into
- * '*mac', for 't''s next-hop cache (tunnel-nexthop.h), which calls this at
- * a bounded rate: OVS's lookup renews the entry's expiry, a write to
- * shared memory.  Returns 0; or EAGAIN, with '*mac' set, if that next hop
- * is to be asked for again (it was learned from ARP and not confirmed for
+/* Reads the MAC of next hop 'ip6' (IPv4 mapped, for IPv4, as OVS's
+ * tnl-neigh-cache keys it) on device 'dev' from OVS's cache into '*mac',
+ * for 't''s next-hop cache (tunnel-nexthop.h), which calls this at a
+ * bounded rate: OVS's lookup renews the entry's expiry, a write to shared
+ * memory.  Returns 0; or EAGAIN, with '*mac' set, if that next hop is to be
+ * asked for again (it was learned from ARP and not confirmed for
  * TUNNEL_NEIGH_REVERIFY_MS, or someone claimed another MAC for it); or
  * ENOENT if the cache has no entry for it. */
 int
 tunnel_neigh_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
-                    ovs_be32 ip, struct eth_addr *mac)
+                    const struct in6_addr *ip6, struct eth_addr *mac)
 {
     struct tunnel_neigh *tn = t->dp->tunnel_neigh;
-    struct in6_addr ip6;
     struct learned *l;
+    ovs_be32 ip;
     int error;
 
-    in6_addr_set_mapped_ipv4(&ip6, ip);
+    if (!IN6_IS_ADDR_V4MAPPED(ip6)) {
+        /* An IPv6 next hop: only what OVS's cache has (set by hand). */
+        return tnl_neigh_lookup(dev, ip6, mac) ? ENOENT : 0;
+    }
+    ip = in6_addr_get_mapped_ipv4(ip6);
     ovs_mutex_lock(&tn->mutex);
     l = learned_find(tn, dev, ip);
     if (l && l->candidate_due && t->now >= l->candidate_due) {
@@ -747,10 +752,10 @@ tunnel_neigh_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
         l->confirmed = t->now;
         l->disputed = false;
         l->candidate_due = 0;
-        tnl_neigh_set(dev, &ip6, l->mac);
+        tnl_neigh_set(dev, ip6, l->mac);
         vport_tunnel_count(t, VPORT_TNL_ARP_LEARNED, 1);
     }
-    error = tnl_neigh_lookup(dev, &ip6, mac) ? ENOENT : 0;
+    error = tnl_neigh_lookup(dev, ip6, mac) ? ENOENT : 0;
     if (l) {
         if (error || !eth_addr_equals(l->mac, *mac)) {
             /* Gone from OVS's cache (aged, or flushed), or set by hand

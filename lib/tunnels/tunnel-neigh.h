@@ -102,6 +102,7 @@
  * tunnel-nexthop.h's refreshes: never once per forwarded packet. */
 
 #include <net/if.h>
+#include <netinet/in.h>
 
 #include "openvswitch/types.h"
 #include "packets.h"
@@ -153,7 +154,7 @@ void tunnel_neigh_request(struct pmd_thread *, struct dp_port *local_port,
 void tunnel_neigh_snoop(struct pmd_thread *, const struct dp_port *,
                         const struct dp_packet_batch *);
 int tunnel_neigh_lookup(struct pmd_thread *, const char dev[IFNAMSIZ],
-                        ovs_be32 ip, struct eth_addr *mac);
+                        const struct in6_addr *ip, struct eth_addr *mac);
 bool tunnel_neigh_request_admit(struct pmd_thread *, odp_port_t port_no,
                                 ovs_be32 next_hop);
 

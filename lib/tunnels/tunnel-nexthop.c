@@ -23,20 +23,46 @@
 #include "datapath.h"
 #include "hash.h"
 #include "openvswitch/dynamic-string.h"
+#include "openvswitch/vlog.h"
+#include "ovs-router.h"
 #include "netdev.h"
 #include "ovs-atomic.h"
 #include "pmd.h"
 #include "seq.h"
+#include "smap.h"
 #include "tunnel-neigh.h"
 #include "util.h"
 #include "vport-tunnel.h"
 
+VLOG_DEFINE_THIS_MODULE(tunnel_nexthop);
+
 BUILD_ASSERT_DECL(IS_POW2(TUNNEL_NEXTHOP_SETS));
+BUILD_ASSERT_DECL(IS_POW2(TUNNEL_ROUTE_SETS));
+
+/* One route as a thread last read it from OVS's route table. */
+struct route {
+    struct in6_addr dst;        /* The destination (the cache's key)... */
+    uint32_t mark;              /* ...and the packet mark. */
+    bool used;                  /* Does this slot hold a route? */
+    bool found;                 /* Did OVS's table have one? */
+    uint64_t generation;        /* The generation it was read in. */
+    long long int refresh_at;   /* When to read it again, in ms. */
+    struct tunnel_route r;      /* The route, if 'found'. */
+};
+
+/* One thread's routes.  Written only by the thread whose index it has;
+ * a whole number of cache lines, so that threads share none. */
+struct route_cache {
+    PADDED_MEMBERS(CACHE_LINE_SIZE,
+        struct route e[TUNNEL_ROUTE_SETS][TUNNEL_ROUTE_WAYS];
+    );
+};
 
 /* One next hop as a thread last read it from OVS's cache. */
 struct nexthop {
     char dev[IFNAMSIZ];         /* The route's device (the cache's key)... */
-    ovs_be32 ip;                /* ...and the next hop's address. */
+    struct in6_addr ip;         /* ...and the next hop's address (IPv4
+                                 * mapped, for IPv4). */
     struct eth_addr mac;        /* Its MAC, if 'resolved'. */
     bool used;                  /* Does this slot hold a next hop? */
     bool resolved;              /* Was it in OVS's cache? */
@@ -58,8 +84,12 @@ struct tunnel_nexthops {
                                      * all: changes when OVS's cache did. */
     uint64_t last_seq;              /* Main thread: 'tnl_conf_seq' when the
                                      * generation was last set. */
-    size_t n_threads;               /* Elements in 'caches'. */
+    atomic_bool enabled;            /* Written by the main thread, read by
+                                     * all: other_config:tunnel-route-cache
+                                     * (benchmark only). */
+    size_t n_threads;               /* Elements in 'caches', 'routes'. */
     struct nexthop_cache *caches;   /* Cache i: thread i's. */
+    struct route_cache *routes;     /* Cache i: thread i's. */
 };
 
 /* Creates the next-hop caches of a datapath with 'n_threads' forwarding
@@ -71,8 +101,10 @@ tunnel_nexthops_create(size_t n_threads)
 
     atomic_init(&nh->generation, 1);
     nh->last_seq = tnl_conf_seq ? seq_read(tnl_conf_seq) : 0;
+    atomic_init(&nh->enabled, true);
     nh->n_threads = n_threads;
     nh->caches = xzalloc_cacheline(n_threads * sizeof *nh->caches);
+    nh->routes = xzalloc_cacheline(n_threads * sizeof *nh->routes);
     return nh;
 }
 
@@ -82,6 +114,7 @@ tunnel_nexthops_destroy(struct tunnel_nexthops *nh)
 {
     if (nh) {
         free_cacheline(nh->caches);
+        free_cacheline(nh->routes);
         free(nh);
     }
 }
@@ -112,30 +145,53 @@ tunnel_nexthops_wait(struct tunnel_nexthops *nh)
     }
 }
 
-/* Formats the generation of 'nh' (how often OVS's cache changed). */
+/* Formats the generation of 'nh' (how often OVS's cache changed) and
+ * whether the caches are on. */
 void
 tunnel_nexthops_format(struct ds *s, const struct tunnel_nexthops *nh_)
 {
     struct tunnel_nexthops *nh = CONST_CAST(struct tunnel_nexthops *, nh_);
     uint64_t generation;
+    bool enabled;
 
     atomic_read_relaxed(&nh->generation, &generation);
+    atomic_read_relaxed(&nh->enabled, &enabled);
     ds_put_format(s, "next hop generation: %"PRIu64"\n", generation);
+    ds_put_format(s, "route and next hop caches: %s\n",
+                  enabled ? "on" : "off");
 }
 
-/* Finds in 'set' the slot of 'ip' on 'dev', or else the slot to replace:
- * a free one, or the one read longest ago.  Sets '*hit' to whether it
- * holds that next hop. */
-static struct nexthop *
-nexthop_slot(struct nexthop set[TUNNEL_NEXTHOP_WAYS],
-             const char dev[IFNAMSIZ], ovs_be32 ip, bool *hit)
+/* Applies other_config:tunnel-route-cache (true by default; false, for the
+ * benchmark only, makes every transmit batch read OVS's route table and
+ * neighbour cache). */
+void
+tunnel_nexthops_set_config(struct tunnel_nexthops *nh, const char *dp_name,
+                           const struct smap *other_config)
 {
-    struct nexthop *victim = &set[0];
+    bool enabled = smap_get_bool(other_config, "tunnel-route-cache", true);
+    bool was;
 
-    for (size_t i = 0; i < TUNNEL_NEXTHOP_WAYS; i++) {
-        struct nexthop *e = &set[i];
+    atomic_read_relaxed(&nh->enabled, &was);
+    if (enabled != was) {
+        VLOG_INFO("%s: tunnel route and next hop caches %s", dp_name,
+                  enabled ? "on" : "off (benchmark only)");
+        atomic_store_relaxed(&nh->enabled, enabled);
+    }
+}
 
-        if (e->used && e->ip == ip && !strncmp(e->dev, dev, IFNAMSIZ)) {
+/* Finds in 'set' the slot of 'dst' with 'mark', or else the slot to
+ * replace: a free one, or the one read longest ago.  Sets '*hit' to
+ * whether it holds that route. */
+static struct route *
+route_slot(struct route set[TUNNEL_ROUTE_WAYS], const struct in6_addr *dst,
+           uint32_t mark, bool *hit)
+{
+    struct route *victim = &set[0];
+
+    for (size_t i = 0; i < TUNNEL_ROUTE_WAYS; i++) {
+        struct route *e = &set[i];
+
+        if (e->used && e->mark == mark && ipv6_addr_equals(&e->dst, dst)) {
             *hit = true;
             return e;
         }
@@ -148,7 +204,92 @@ nexthop_slot(struct nexthop set[TUNNEL_NEXTHOP_WAYS],
     return victim;
 }
 
-/* Sets '*mac' to the MAC of next hop 'ip' on route device 'dev', as 't''s
+/* Looks up OVS's route table for 'dst' with packet 'mark' into '*r'.
+ * Returns true if there is a route. */
+static bool
+route_read(const struct in6_addr *dst, uint32_t mark, struct tunnel_route *r)
+{
+    struct in6_addr gw;
+
+    r->src = in6addr_any;
+    if (!ovs_router_lookup(mark, dst, r->dev, &r->src, &gw)) {
+        return false;
+    }
+    r->nh = ipv6_addr_is_set(&gw) ? gw : *dst;
+    return true;
+}
+
+/* Sets '*r' to the route to 'dst' (IPv4 mapped, for IPv4) for packets with
+ * 'mark', as 't''s own cache has it, reading OVS's route table if its copy
+ * is older than TUNNEL_NEXTHOP_REFRESH_MS or from before the table last
+ * changed.  Returns true if there is a route, false if there is none. */
+bool
+tunnel_route_lookup(struct pmd_thread *t, const struct in6_addr *dst,
+                    uint32_t mark, struct tunnel_route *r)
+{
+    struct tunnel_nexthops *nh = t->dp->tunnel_nexthops;
+    struct route_cache *cache = &nh->routes[t->index];
+    uint32_t hash = hash_bytes(dst, sizeof *dst, mark);
+    uint64_t generation;
+    struct route *e;
+    bool enabled;
+    bool hit;
+
+    atomic_read_relaxed(&nh->enabled, &enabled);
+    if (!enabled) {
+        return route_read(dst, mark, r);
+    }
+    atomic_read_relaxed(&nh->generation, &generation);
+    e = route_slot(cache->e[hash & (TUNNEL_ROUTE_SETS - 1)], dst, mark,
+                   &hit);
+    if (hit && e->generation == generation && t->now < e->refresh_at) {
+        if (e->found) {
+            *r = e->r;
+        }
+        return e->found;
+    }
+
+    vport_tunnel_count(t, VPORT_TNL_ROUTE_REFRESHES, 1);
+    e->found = route_read(dst, mark, &e->r);
+    e->dst = *dst;
+    e->mark = mark;
+    e->used = true;
+    e->generation = generation;
+    e->refresh_at = t->now + TUNNEL_NEXTHOP_REFRESH_MS;
+    if (e->found) {
+        *r = e->r;
+    }
+    return e->found;
+}
+
+/* Finds in 'set' the slot of 'ip' on 'dev', or else the slot to replace:
+ * a free one, or the one read longest ago.  Sets '*hit' to whether it
+ * holds that next hop. */
+static struct nexthop *
+nexthop_slot(struct nexthop set[TUNNEL_NEXTHOP_WAYS],
+             const char dev[IFNAMSIZ], const struct in6_addr *ip, bool *hit)
+{
+    struct nexthop *victim = &set[0];
+
+    for (size_t i = 0; i < TUNNEL_NEXTHOP_WAYS; i++) {
+        struct nexthop *e = &set[i];
+
+        if (e->used && ipv6_addr_equals(&e->ip, ip)
+            && !strncmp(e->dev, dev, IFNAMSIZ)) {
+            *hit = true;
+            return e;
+        }
+        if (victim->used
+            && (!e->used || e->refresh_at < victim->refresh_at)) {
+            victim = e;
+        }
+    }
+    *hit = false;
+    return victim;
+}
+
+/* Sets '*mac' to the MAC of next hop 'ip' (IPv4 mapped, for IPv4) on route
+ * device 'dev', as 't''s
  * own cache has it, reading OVS's cache if its copy is older than
  * TUNNEL_NEXTHOP_REFRESH_MS or from before OVS's cache last changed.
  * Returns 0; or EAGAIN, '*mac' set, when this read of OVS's cache found
@@ -156,16 +297,21 @@ nexthop_slot(struct nexthop set[TUNNEL_NEXTHOP_WAYS],
  * ENOENT if OVS's cache has no entry for it. */
 int
 tunnel_nexthop_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
-                      ovs_be32 ip, struct eth_addr *mac)
+                      const struct in6_addr *ip, struct eth_addr *mac)
 {
     struct tunnel_nexthops *nh = t->dp->tunnel_nexthops;
     struct nexthop_cache *cache = &nh->caches[t->index];
-    uint32_t hash = hash_string(dev, (OVS_FORCE uint32_t) ip);
+    uint32_t hash = hash_string(dev, hash_bytes(ip, sizeof *ip, 0));
     struct nexthop *e;
     uint64_t generation;
+    bool enabled;
     bool hit;
     int error;
 
+    atomic_read_relaxed(&nh->enabled, &enabled);
+    if (!enabled) {
+        return tunnel_neigh_lookup(t, dev, ip, mac);
+    }
     atomic_read_relaxed(&nh->generation, &generation);
     e = nexthop_slot(cache->e[hash & (TUNNEL_NEXTHOP_SETS - 1)], dev, ip,
                      &hit);
@@ -180,7 +326,7 @@ tunnel_nexthop_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
     vport_tunnel_count(t, VPORT_TNL_NH_REFRESHES, 1);
     error = tunnel_neigh_lookup(t, dev, ip, mac);
     ovs_strlcpy(e->dev, dev, sizeof e->dev);
-    e->ip = ip;
+    e->ip = *ip;
     e->used = true;
     e->resolved = error != ENOENT;
     e->mac = e->resolved ? *mac : eth_addr_zero;

@@ -17,7 +17,25 @@
 #ifndef TUNNEL_NEXTHOP_H
 #define TUNNEL_NEXTHOP_H 1
 
-/* Each forwarding thread's own copy of the tunnel next hops it sends to.
+/* Each forwarding thread's own copy of the tunnel routes and next hops it
+ * sends to.
+ *
+ * Routes
+ * ======
+ *
+ * OVS 3.1's ovs_router_lookup() walks the route classifier (one subtable
+ * per prefix length and mark, tries for the prefixes): lock-free and
+ * without a reference, but its cost grows with the routes (`ovs/route/add`,
+ * the host's routes), and it would be paid for every transmit batch.  So
+ * each thread keeps its own copy of the routes it used, per destination
+ * (IPv4 mapped, or IPv6) and packet mark: the route's device, the source
+ * address and the next hop (the gateway, or else the destination), or that
+ * there was no route.  A copy is good until the generation changes (OVS's
+ * 'tnl_conf_seq' moves on every `ovs/route/add` and `ovs/route/del` and
+ * every reload of the system routes), or TUNNEL_NEXTHOP_REFRESH_MS passed.
+ *
+ * Next hops
+ * =========
  *
  * OVS 3.1's tnl_neigh_lookup() stores a new expiry into the shared entry
  * on every hit (tnl-neigh-cache.c): called per encapsulated packet, it
@@ -37,18 +55,30 @@
  * refresh time passes, so that a burst to an unresolved next hop reads
  * nothing shared either.
  *
- * Threads: tunnel_nexthops_create(), _destroy(), _run() and _wait() are
- * the main thread's; tunnel_nexthop_lookup() is a forwarding thread's, on
- * its own cache only, reading the generation with a relaxed atomic load. */
+ * For the benchmark only (utilities/route-cache-benchmark.sh),
+ * other_config:tunnel-route-cache=false turns both copies off: every
+ * transmit batch then looks its route up in OVS's table and its next hop
+ * in OVS's cache (through tunnel_neigh_lookup(), its mutex and the write
+ * of the entry's expiry), as it did before these caches.
+ *
+ * Threads: tunnel_nexthops_create(), _destroy(), _run(), _wait(),
+ * _format() and _set_config() are the main thread's;
+ * tunnel_route_lookup() and tunnel_nexthop_lookup() are a forwarding
+ * thread's, on its own cache only, reading the generation and the switch
+ * with relaxed atomic loads. */
 
 #include <net/if.h>
+#include <netinet/in.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "openvswitch/types.h"
 #include "packets.h"
 
 struct ds;
 struct pmd_thread;
+struct smap;
 struct tunnel_nexthops;
 
 /* Next hops one thread keeps: TUNNEL_NEXTHOP_WAYS per set, the oldest of a
@@ -60,15 +90,32 @@ struct tunnel_nexthops;
  * again, in ms. */
 #define TUNNEL_NEXTHOP_REFRESH_MS 1000
 
+/* Routes one thread keeps: TUNNEL_ROUTE_WAYS per set, the oldest of a set
+ * replaced. */
+#define TUNNEL_ROUTE_SETS 64
+#define TUNNEL_ROUTE_WAYS 4
+
+/* A route, as tunnel_route_lookup() gives it. */
+struct tunnel_route {
+    char dev[IFNAMSIZ];         /* The route's device (a bridge's name). */
+    struct in6_addr src;        /* Source address (IPv4 mapped, for IPv4). */
+    struct in6_addr nh;         /* Next hop: the gateway, or else the
+                                 * destination itself. */
+};
+
 /* Main thread. */
 struct tunnel_nexthops *tunnel_nexthops_create(size_t n_threads);
 void tunnel_nexthops_destroy(struct tunnel_nexthops *);
 void tunnel_nexthops_run(struct tunnel_nexthops *);
 void tunnel_nexthops_wait(struct tunnel_nexthops *);
 void tunnel_nexthops_format(struct ds *, const struct tunnel_nexthops *);
+void tunnel_nexthops_set_config(struct tunnel_nexthops *, const char *dp_name,
+                                const struct smap *other_config);
 
 /* Forwarding threads. */
 int tunnel_nexthop_lookup(struct pmd_thread *, const char dev[IFNAMSIZ],
-                          ovs_be32 ip, struct eth_addr *mac);
+                          const struct in6_addr *ip, struct eth_addr *mac);
+bool tunnel_route_lookup(struct pmd_thread *, const struct in6_addr *dst,
+                         uint32_t mark, struct tunnel_route *);
 
 #endif /* tunnel-nexthop.h */

@@ -118,6 +118,25 @@ const struct vport_tunnel_ops vport_gre_ops = {
     .ip_proto = IPPROTO_GRE,
     .by_udp_port = false,
     .inner_ipv4_only = false,
+    .ipv6_underlay = true,
+    .ipv6_only = false,
+    .endpoint = gre_endpoint,
+    .claims = gre_claims,
+    .gro_enabled = NULL,
+    .decapsulate = vport_tunnel_pop_netdev,
+    .prepare = gre_prepare,
+    .push = gre_push,
+    .count = NULL,
+};
+
+/* The ip6gre type (vport-gre.h): gre over IPv6 underlays only. */
+const struct vport_tunnel_ops vport_ip6gre_ops = {
+    .type = "ip6gre",
+    .ip_proto = IPPROTO_GRE,
+    .by_udp_port = false,
+    .inner_ipv4_only = false,
+    .ipv6_underlay = true,
+    .ipv6_only = true,
     .endpoint = gre_endpoint,
     .claims = gre_claims,
     .gro_enabled = NULL,

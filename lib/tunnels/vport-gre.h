@@ -21,9 +21,13 @@
  * protocol 47, an Ethernet frame (protocol 0x6558) or, with
  * packet_type=legacy_l3, an L3 packet, with the optional checksum (csum
  * option) and key (key, in_key, out_key).  Sequence numbers are not sent.
- * The datapath port is OVS's shared "gre_sys". */
+ * The datapath port is OVS's shared "gre_sys".  gre carries IPv4 and IPv6
+ * underlays; OVS's "ip6gre" type, the same GRE over IPv6 only, has the
+ * datapath port "ip6gre_sys" and takes received GRE over IPv6 before a gre
+ * port does, as Linux's ip6gre device takes it before its ip_gre one. */
 
-/* The gre type, for vport_tunnel_ops_find(). */
+/* The gre and ip6gre types, for vport_tunnel_ops_find(). */
 extern const struct vport_tunnel_ops vport_gre_ops;
+extern const struct vport_tunnel_ops vport_ip6gre_ops;
 
 #endif /* vport-gre.h */

@@ -77,7 +77,7 @@ vport_ipip_decapsulate(struct dp_packet *packet, const struct ip_header *outer,
 /* vport_tunnel_ops 'decapsulate' for ipip. */
 static struct dp_packet *
 ipip_decapsulate(struct netdev *netdev OVS_UNUSED, struct dp_packet *packet,
-                 const struct ip_header *outer, odp_port_t port_no,
+                 const void *outer, odp_port_t port_no,
                  odp_port_t rx_port, enum vport_tunnel_counter *drop)
 {
     *drop = vport_ipip_decapsulate(packet, outer, port_no, rx_port);
@@ -152,6 +152,8 @@ const struct vport_tunnel_ops vport_ipip_ops = {
     .ip_proto = IPPROTO_IPIP_,
     .by_udp_port = false,
     .inner_ipv4_only = true,
+    .ipv6_underlay = false,
+    .ipv6_only = false,
     .endpoint = ipip_endpoint,
     .claims = NULL,
     .gro_enabled = ipip_gro_enabled,

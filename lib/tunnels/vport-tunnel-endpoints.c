@@ -22,6 +22,7 @@
 #include "vport-tunnel.h"
 
 #include <netinet/in.h>
+#include <netinet/ip6.h>
 
 #include "datapath.h"
 #include "dp-packet.h"
@@ -37,6 +38,11 @@
 /* Bytes of a UDP header. */
 #define TUNNEL_UDP_HLEN 8
 
+/* Most IPv6 extension headers walked before an outer UDP or GRE header:
+ * more than any sender needs (RFC 8504 lets a host limit them), few enough
+ * that a chain costs a thread nothing much. */
+#define TUNNEL_MAX_EXT_HDRS 8
+
 /* One way in: packets of IP protocol 'proto' (and, if 'udp_port' is
  * nonzero, of that UDP destination port; if 'claims' is nonnull, that it
  * claims) from 'remote' (0: any) to 'local' (0: any address of the port
@@ -46,14 +52,20 @@ struct vport_tunnel_endpoint {
     ovs_be32 remote;                /* Outer source, 0: any. */
     ovs_be16 udp_port;              /* UDP destination port, 0: not UDP. */
     uint8_t proto;                  /* Outer IP protocol. */
+    bool ipv4;                      /* Taken over IPv4. */
+    bool ipv6;                      /* Taken over IPv6 ('local' and
+                                     * 'remote' both 0: any). */
+    bool ipv6_first;                /* Over IPv6, before one that is
+                                     * not (ip6gre before gre). */
     bool (*claims)(const void *l4, size_t len); /* The type's, or NULL. */
     struct vport_tunnel *vport;     /* Where such packets are received. */
 };
 
-/* An IPv4 address of a port that terminates tunnels. */
+/* An address of a port that terminates tunnels. */
 struct vport_tunnel_local {
     odp_port_t port_no;             /* The port (a bridge's local port). */
-    ovs_be32 addr;                  /* One of its addresses. */
+    struct in6_addr addr;           /* One of its addresses, IPv4-mapped for
+                                     * IPv4. */
 };
 
 /* Every way into the datapath's tunnel vports, as the forwarding threads
@@ -75,6 +87,7 @@ struct vport_tunnel_endpoints {
                                      * looks past the IP header (UDP port,
                                      * 'claims'): only a datagram's first
                                      * fragment says whether it is ours. */
+    bool protos6[UINT8_MAX + 1];    /* The same as 'protos', over IPv6. */
 };
 
 /* How long a verdict lasts, in ms: as the reassembly table remembers
@@ -122,19 +135,35 @@ vport_tunnel_endpoints_add(struct vport_tunnel_endpoints *eps,
     e->remote = remote;
     e->udp_port = ops->by_udp_port ? udp_port : 0;
     e->proto = ops->ip_proto;
+    e->ipv4 = !ops->ipv6_only;
+    e->ipv6 = ops->ipv6_underlay && !local && !remote;
+    e->ipv6_first = ops->ipv6_only;
     e->claims = ops->claims;
     e->vport = vport;
-    eps->protos[e->proto] = true;
-    if (e->udp_port || e->claims) {
+    eps->protos[e->proto] |= e->ipv4;
+    eps->protos6[e->proto] |= e->ipv6;
+    if (e->ipv4 && (e->udp_port || e->claims)) {
         eps->l4_decides[e->proto] = true;
     }
 }
 
-/* Adds to 'eps' address 'addr' of port 'port_no': tunnel packets to 'addr'
- * that the flows output to that port are decapsulated. */
+/* Adds to 'eps' IPv4 address 'addr' of port 'port_no': tunnel packets to
+ * 'addr' that the flows output to that port are decapsulated. */
 void
 vport_tunnel_endpoints_add_local(struct vport_tunnel_endpoints *eps,
                                  odp_port_t port_no, ovs_be32 addr)
+{
+    struct in6_addr addr6;
+
+    in6_addr_set_mapped_ipv4(&addr6, addr);
+    vport_tunnel_endpoints_add_local6(eps, port_no, &addr6);
+}
+
+/* Adds to 'eps' address 'addr' (IPv6, or IPv4-mapped) of port 'port_no'. */
+void
+vport_tunnel_endpoints_add_local6(struct vport_tunnel_endpoints *eps,
+                                  odp_port_t port_no,
+                                  const struct in6_addr *addr)
 {
     struct vport_tunnel_local *l;
 
@@ -145,7 +174,7 @@ vport_tunnel_endpoints_add_local(struct vport_tunnel_endpoints *eps,
     l = &eps->local[eps->n_local++];
     memset(l, 0, sizeof *l);
     l->port_no = port_no;
-    l->addr = addr;
+    l->addr = *addr;
 }
 
 /* Returns true if 'eps' (nonnull) has ways in and some address of port
@@ -175,7 +204,9 @@ port_may_terminate(const struct dp_port *port)
     return port->is_internal;
 }
 
-/* Appends the IPv4 addresses of 'port''s netdev to 'eps'. */
+/* Appends the IPv4 and IPv6 addresses of 'port''s netdev to 'eps'.  An
+ * IPv6 link-local address is one too: Linux's tunnels take packets to it,
+ * and a route with a link-local source is the host's to choose. */
 static void
 add_local_addrs(struct vport_tunnel_endpoints *eps, const struct dp_port *port)
 {
@@ -186,10 +217,8 @@ add_local_addrs(struct vport_tunnel_endpoints *eps, const struct dp_port *port)
         return;
     }
     for (int i = 0; i < n_addrs; i++) {
-        ovs_be32 ip = in6_addr_get_mapped_ipv4(&addrs[i]);
-
-        if (ip) {
-            vport_tunnel_endpoints_add_local(eps, port->port_no, ip);
+        if (ipv6_addr_is_set(&addrs[i])) {
+            vport_tunnel_endpoints_add_local6(eps, port->port_no, &addrs[i]);
         }
     }
     free(addrs);
@@ -308,18 +337,30 @@ vport_tunnel_run(struct datapath *dp)
     }
 }
 
-/* Returns true if 'ip' is an address of port 'port_no', as 'eps' recorded
- * the addresses. */
+/* Returns true if 'ip' (IPv6, or IPv4-mapped) is an address of port
+ * 'port_no', as 'eps' recorded the addresses. */
 static bool
-port_owns(const struct vport_tunnel_endpoints *eps, odp_port_t port_no,
-          ovs_be32 ip)
+port_owns6(const struct vport_tunnel_endpoints *eps, odp_port_t port_no,
+           const struct in6_addr *ip)
 {
     for (size_t i = 0; i < eps->n_local; i++) {
-        if (eps->local[i].addr == ip && eps->local[i].port_no == port_no) {
+        if (eps->local[i].port_no == port_no
+            && ipv6_addr_equals(&eps->local[i].addr, ip)) {
             return true;
         }
     }
     return false;
+}
+
+/* Returns true if IPv4 address 'ip' is an address of port 'port_no'. */
+static bool
+port_owns(const struct vport_tunnel_endpoints *eps, odp_port_t port_no,
+          ovs_be32 ip)
+{
+    struct in6_addr ip6;
+
+    in6_addr_set_mapped_ipv4(&ip6, ip);
+    return port_owns6(eps, port_no, &ip6);
 }
 
 /* Returns the vport that receives packets of IP protocol 'proto' from 'src'
@@ -341,7 +382,7 @@ vport_tunnel_find_endpoint(const struct vport_tunnel_endpoints *eps,
         const struct vport_tunnel_endpoint *e = &eps->e[i];
         int score;
 
-        if (e->proto != proto
+        if (e->proto != proto || !e->ipv4
             || (e->remote && e->remote != src)
             || (e->local && e->local != dst)) {
             continue;
@@ -362,6 +403,119 @@ vport_tunnel_find_endpoint(const struct vport_tunnel_endpoints *eps,
         }
     }
     return best;
+}
+
+/* Returns the vport that receives IPv6 packets of next header 'proto' whose
+ * payload starts with the 'l4_len' bytes at 'l4', or NULL if there is none.
+ * Only the types that carry IPv6 underlays with any local and remote
+ * address are in the running, an IPv6-only type (ip6gre) first: ofproto
+ * matches the packet's tun_ipv6_src and
+ * tun_ipv6_dst against each port's remote_ip and local_ip. */
+static struct vport_tunnel *
+find_endpoint6(const struct vport_tunnel_endpoints *eps, uint8_t proto,
+               const uint8_t *l4, size_t l4_len)
+{
+    struct vport_tunnel *best = NULL;
+
+    for (size_t i = 0; i < eps->n; i++) {
+        const struct vport_tunnel_endpoint *e = &eps->e[i];
+
+        if (!e->ipv6 || e->proto != proto) {
+            continue;
+        }
+        if (e->udp_port
+            && (l4_len < TUNNEL_UDP_HLEN
+                || ((const struct udp_header *) l4)->udp_dst
+                   != e->udp_port)) {
+            continue;
+        }
+        if (e->claims && !e->claims(l4, l4_len)) {
+            continue;
+        }
+        if (e->ipv6_first) {
+            return e->vport;
+        }
+        best = best ? best : e->vport;
+    }
+    return best;
+}
+
+/* Walks the extension headers of the IPv6 datagram whose header 'ip6' has
+ * the 'avail' bytes of the datagram present after it (the payload length,
+ * at most to the packet's end).  Returns the first header that is not
+ * hop-by-hop options, destination options or a routing header whose
+ * segments are all done, and stores its offset from 'ip6' in '*ofs': the
+ * header the datagram is for, at this address.  Returns -1 (not a tunnel's)
+ * for a fragment header (outer IPv6 fragments are not reassembled: the
+ * datagram reaches the local port), a routing header with segments left
+ * (the datagram is for another address), a chain cut short by the end of
+ * the datagram, or one longer than TUNNEL_MAX_EXT_HDRS. */
+static int
+ipv6_upper_proto(const struct ovs_16aligned_ip6_hdr *ip6, size_t avail,
+                 size_t *ofs)
+{
+    const uint8_t *base = (const uint8_t *) ip6;
+    uint8_t nxt = ip6->ip6_nxt;
+    size_t pos = IPV6_HEADER_LEN;
+
+    for (int i = 0; i <= TUNNEL_MAX_EXT_HDRS; i++) {
+        const struct ip6_ext *ext = (const struct ip6_ext *) (base + pos);
+        size_t len;
+
+        if (nxt != IPPROTO_HOPOPTS && nxt != IPPROTO_DSTOPTS
+            && nxt != IPPROTO_ROUTING) {
+            if (nxt == IPPROTO_FRAGMENT) {
+                return -1;
+            }
+            *ofs = pos;
+            return nxt;
+        }
+        if (i == TUNNEL_MAX_EXT_HDRS
+            || avail - (pos - IPV6_HEADER_LEN) < 8) {
+            return -1;
+        }
+        len = (ext->ip6e_len + 1) * 8;
+        if (nxt == IPPROTO_ROUTING
+            && ((const struct ip6_rthdr *) ext)->ip6r_segleft) {
+            return -1;
+        }
+        if (avail - (pos - IPV6_HEADER_LEN) < len) {
+            return -1;
+        }
+        nxt = ext->ip6e_nxt;
+        pos += len;
+    }
+    return -1;
+}
+
+/* vport_tunnel_classify() for an IPv6 frame 'packet', whose outer header
+ * is 'ip6' (l3_ofs set) and at least IPV6_HEADER_LEN bytes: its
+ * destination is an address of 'port_no' (else it is no tunnel's), and its
+ * next header a vport's.  A tunnel packet behind extension headers is one
+ * too, for vport_tunnel_check_outer() to refuse and count. */
+static enum vport_tunnel_class
+classify6(const struct vport_tunnel_endpoints *eps, odp_port_t port_no,
+          struct dp_packet *packet, struct vport_tunnel **vportp)
+{
+    const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(packet);
+    size_t avail = (const char *) dp_packet_tail(packet) - (const char *) ip6
+                   - IPV6_HEADER_LEN;
+    struct in6_addr dst;
+    int proto;
+    size_t ofs;
+
+    memcpy(&dst, &ip6->ip6_dst, sizeof dst);
+    if (!port_owns6(eps, port_no, &dst)) {
+        return VPORT_TUNNEL_NOT_OURS;
+    }
+    avail = MIN(avail, ntohs(ip6->ip6_plen));
+    proto = ipv6_upper_proto(ip6, avail, &ofs);
+    if (proto < 0 || !eps->protos6[proto]) {
+        return VPORT_TUNNEL_NOT_OURS;
+    }
+    *vportp = find_endpoint6(eps, proto, (const uint8_t *) ip6 + ofs,
+                             avail - (ofs - IPV6_HEADER_LEN));
+    return *vportp ? VPORT_TUNNEL_OURS : VPORT_TUNNEL_NOT_OURS;
 }
 
 /* Returns the outer IPv4 header of 'packet' if it is an untagged Ethernet
@@ -456,10 +610,12 @@ frag_verdict_set(struct vport_tunnel_thread *tt, const struct ip_header *ip,
 /* Says what 'packet', which the flows output to port 'port_no' (MAC
  * 'port_mac'), is to the tunnel vports of 'eps', and for VPORT_TUNNEL_OURS
  * and the first fragment of a tunnel datagram stores the vport in
- * '*vportp' (else NULL).  A tunnel packet is an untagged IPv4 frame to
- * 'port_mac' (or a multicast MAC, which the kernel's IP stack takes too),
- * to an address of the port, of the protocol, UDP port and header of a
- * vport whose endpoints match.  'tt' is the calling thread's, for the
+ * '*vportp' (else NULL).  A tunnel packet is an untagged IPv4 or IPv6
+ * frame to 'port_mac' (or a multicast MAC, which the kernel's IP stack
+ * takes too), to an address of the port, of the protocol (IPv6: the next
+ * header past any hop-by-hop, destination or finished routing headers),
+ * UDP port and header of a vport whose endpoints match (IPv6: of a type
+ * that carries IPv6 underlays).  An IPv6 fragment is no tunnel's.  'tt' is the calling thread's, for the
  * verdicts on fragmented UDP and GRE datagrams; 'now_ms' the time.
  *
  * Reads untrusted bytes: every length is checked before use.  A packet it
@@ -480,9 +636,18 @@ vport_tunnel_classify(const struct vport_tunnel_endpoints *eps,
     uint8_t proto;
 
     *vportp = NULL;
-    if (!ip
+    if (packet->packet_type != htonl(PT_ETH)
+        || dp_packet_size(packet) < ETH_HEADER_LEN
         || (!eth_addr_equals(eth->eth_dst, port_mac)
             && !eth_addr_is_multicast(eth->eth_dst))) {
+        return VPORT_TUNNEL_NOT_OURS;
+    }
+    if (!ip) {
+        if (dp_packet_size(packet) >= ETH_HEADER_LEN + IPV6_HEADER_LEN
+            && eth->eth_type == htons(ETH_TYPE_IPV6)) {
+            dp_packet_set_l3(packet, (uint8_t *) eth + ETH_HEADER_LEN);
+            return classify6(eps, port_no, packet, vportp);
+        }
         return VPORT_TUNNEL_NOT_OURS;
     }
     dst = get_16aligned_be32(&ip->ip_dst);

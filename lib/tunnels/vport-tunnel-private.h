@@ -102,6 +102,8 @@ struct vport_tunnel_thread {
     unsigned int nesting;       /* How many decapsulations deep the packets
                                  * the thread forwards are. */
     uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
+    uint32_t ip6_id_next;       /* Outer IPv6 fragment identification of
+                                 * the next encap that is fragmented. */
 
     struct frag_verdict verdicts[FRAG_VERDICTS];
 

@@ -21,6 +21,9 @@
 #include <config.h>
 #include "vport-tunnel.h"
 
+#include <netinet/in.h>
+#include <netinet/ip6.h>
+
 #include "csum.h"
 #include "datapath.h"
 #include "dp-input.h"
@@ -56,17 +59,51 @@ rx_drop(struct pmd_thread *t, struct vport_tunnel *vport,
     vport_tunnel_drop(t, vport, packet, reason, NETDEV_IPIP_RX_ERRORS);
 }
 
-/* Checks 'ip', the outer IPv4 header of 'packet': version, header and total
- * lengths against the bytes present, header checksum.  Returns 0 if it is
- * sound, else the counter to drop the packet with. */
-enum vport_tunnel_counter
-vport_tunnel_check_outer(const struct dp_packet *packet,
-                         const struct ip_header *ip)
+/* Checks 'ip6', the outer IPv6 header of 'packet' (IPV6_HEADER_LEN bytes
+ * of it present): payload length against the bytes present (0, a jumbo
+ * payload, is not carried: OVS's parsers take none), and no extension
+ * header before the tunnel's own.  OVS's parsers would take hop-by-hop or
+ * destination options, but compute the UDP checksum's pseudo-header over
+ * the whole payload length, extension headers included, so that such a
+ * packet would fail as a bad checksum: it is refused and counted here. */
+static enum vport_tunnel_counter
+check_outer6(const struct dp_packet *packet,
+             const struct ovs_16aligned_ip6_hdr *ip6)
 {
+    size_t avail = (const char *) dp_packet_tail(packet) - (const char *) ip6;
+    size_t plen = ntohs(ip6->ip6_plen);
+
+    if (!plen) {
+        return VPORT_TNL_DROP_BAD_HEADER;
+    }
+    if (plen > avail - IPV6_HEADER_LEN) {
+        return VPORT_TNL_DROP_TRUNCATED;
+    }
+    if (ip6->ip6_nxt != IPPROTO_UDP && ip6->ip6_nxt != IPPROTO_GRE) {
+        return VPORT_TNL_DROP_IPV6_EXT;
+    }
+    return 0;
+}
+
+/* Checks 'outer', the outer IPv4 header of 'packet', an Ethernet frame:
+ * version, header and total lengths against the bytes present, header
+ * checksum; or, in a frame of Ethertype IPv6, an outer IPv6 header (version
+ * 6, at least IPV6_HEADER_LEN bytes) as check_outer6() does.  Returns 0 if
+ * it is sound, else the counter to drop the packet with. */
+enum vport_tunnel_counter
+vport_tunnel_check_outer(const struct dp_packet *packet, const void *outer)
+{
+    const struct eth_header *eth = dp_packet_data(packet);
+    const struct ip_header *ip = outer;
     size_t avail = (const char *) dp_packet_tail(packet) - (const char *) ip;
     size_t ihl = IP_IHL(ip->ip_ihl_ver) * 4;
     size_t tot_len = ntohs(ip->ip_tot_len);
 
+    if (eth->eth_type == htons(ETH_TYPE_IPV6)) {
+        return (IP_VER(ip->ip_ihl_ver) == 6 && avail >= IPV6_HEADER_LEN
+                ? check_outer6(packet, outer)
+                : VPORT_TNL_DROP_BAD_HEADER);
+    }
     if (IP_VER(ip->ip_ihl_ver) != 4 || ihl < IP_HEADER_LEN) {
         return VPORT_TNL_DROP_BAD_HEADER;
     }
@@ -142,22 +179,38 @@ vport_tunnel_init_metadata(struct dp_packet *packet, odp_port_t port_no,
 
 /* Decapsulates 'packet' with the pop_header function of OVS's netdev-vport
  * class of 'netdev' (netdev_pop_header()), which parses the UDP, VXLAN,
- * Geneve or GRE header and fills in the tunnel metadata, then applies
- * RFC 6040 to an inner IPv4 header and sets the input port.  'outer' is the
- * sound, unfragmented outer IPv4 header.  Returns the inner packet, or NULL
- * having freed 'packet' and set '*drop'.  Touches nothing but the packet. */
+ * Geneve or GRE header and fills in the tunnel metadata (tun_src and
+ * tun_dst, or tun_ipv6_src and tun_ipv6_dst), then applies RFC 6040 to an
+ * inner IPv4 header and sets the input port.  'outer' is the sound,
+ * unfragmented outer IPv4 header, or an outer IPv6 header with no
+ * extension header (vport_tunnel_check_outer()).  Returns the inner packet,
+ * or NULL having freed 'packet' and set '*drop'.  Touches nothing but the
+ * packet.  As OVS's parsers, takes a zero UDP checksum over IPv6 (RFC 6935,
+ * as Linux's vxlan and geneve ports that OVS creates do). */
 struct dp_packet *
 vport_tunnel_pop_netdev(struct netdev *netdev, struct dp_packet *packet,
-                        const struct ip_header *outer, odp_port_t port_no,
+                        const void *outer_, odp_port_t port_no,
                         odp_port_t rx_port, enum vport_tunnel_counter *drop)
 {
-    size_t ihl = IP_IHL(outer->ip_ihl_ver) * 4;
-    size_t tot_len = ntohs(outer->ip_tot_len);
-    uint8_t outer_tos = outer->ip_tos;
+    const struct ip_header *outer = outer_;
+    bool is_ipv6 = IP_VER(outer->ip_ihl_ver) == 6;
+    size_t ihl, tot_len;
+    uint8_t outer_tos;
     struct dp_packet_batch batch;
     struct ip_header *inner;
 
-    if (ihl != IP_HEADER_LEN) {
+    if (is_ipv6) {
+        const struct ovs_16aligned_ip6_hdr *ip6 = outer_;
+
+        ihl = IPV6_HEADER_LEN;
+        tot_len = IPV6_HEADER_LEN + ntohs(ip6->ip6_plen);
+        outer_tos = ntohl(get_16aligned_be32(&ip6->ip6_flow)) >> 20;
+    } else {
+        ihl = IP_IHL(outer->ip_ihl_ver) * 4;
+        tot_len = ntohs(outer->ip_tot_len);
+        outer_tos = outer->ip_tos;
+    }
+    if (!is_ipv6 && ihl != IP_HEADER_LEN) {
         /* OVS's parsers take no IP options (and log each such packet). */
         *drop = VPORT_TNL_DROP_BAD_HEADER;
         goto drop;
@@ -171,7 +224,7 @@ vport_tunnel_pop_netdev(struct netdev *netdev, struct dp_packet *packet,
      * checksum). */
     dp_packet_set_size(packet, ETH_HEADER_LEN + tot_len);
     dp_packet_set_l3(packet, (char *) dp_packet_data(packet) + ETH_HEADER_LEN);
-    dp_packet_set_l4(packet, (char *) dp_packet_l3(packet) + IP_HEADER_LEN);
+    dp_packet_set_l4(packet, (char *) dp_packet_l3(packet) + ihl);
     packet->md.in_port.odp_port = rx_port;
     if (dp_packet_hwol_l4_mask(packet)) {
         /* A local sender (a veth peer, a tap) left its UDP or GRE checksum
@@ -290,12 +343,12 @@ vport_tunnel_rx_enqueue(struct pmd_thread *t, struct vport_tunnel *vport,
     }
 }
 
-/* Decapsulates 'packet', a tunnel packet of 'vport' whose outer IPv4
- * header is 'ip' and which came in on port 'rx_port', into 't''s receive
- * cell, or drops and counts it. */
+/* Decapsulates 'packet', a tunnel packet of 'vport' whose outer IPv4 or
+ * IPv6 header is 'ip' and which came in on port 'rx_port', into 't''s
+ * receive cell, or drops and counts it. */
 static void
 rx_decapsulate(struct pmd_thread *t, struct vport_tunnel *vport,
-               struct dp_packet *packet, const struct ip_header *ip,
+               struct dp_packet *packet, const void *ip,
                odp_port_t rx_port)
 {
     enum vport_tunnel_counter drop;

@@ -15,8 +15,8 @@
  */
 
 /* The transmit side of the tunnel layer: software segmentation, the outer
- * IPv4 header, the route, the neighbour cache, outer fragmentation, ICMP
- * "fragmentation needed" and the hand-off to the underlay bridge. */
+ * IPv4 or IPv6 header, the route, the neighbour cache, outer fragmentation,
+ * ICMP "fragmentation needed" and the hand-off to the underlay bridge. */
 
 #include <config.h>
 #include "vport-tunnel.h"
@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/ip6.h>
 
 #include "csum.h"
 #include "datapath.h"
@@ -38,7 +39,6 @@
 #include "netdev-ipip.h"
 #include "netdev-native-tnl.h"
 #include "openvswitch/vlog.h"
-#include "ovs-router.h"
 #include "packets.h"
 #include "pmd.h"
 #include "tso-segsz.h"
@@ -82,45 +82,69 @@ vport_tunnel_udp_src_port(struct dp_packet *packet)
 /* Where an encapsulated packet leaves: the underlay bridge's local port,
  * its MAC and MTU, the next hop's MAC and the outer source address. */
 struct underlay {
-    ovs_be32 dst;                   /* Tunnel destination it was found for. */
-    ovs_be32 src;                   /* Source address from the route. */
+    struct in6_addr dst;            /* Tunnel destination it was found for,
+                                     * IPv4-mapped for IPv4. */
+    struct in6_addr src;            /* Source address from the route, the
+                                     * same way. */
     struct dp_port *port;           /* Underlay bridge's local port. */
     struct eth_addr port_mac;       /* That port's MAC: the outer source. */
     int mtu;                        /* That port's MTU. */
     struct eth_addr nh_mac;         /* Next hop's MAC. */
 };
 
-/* Resolves how 't' reaches tunnel destination 'dst' with packet mark
- * 'mark' into 'u'.  Returns 0, or the counter to drop the packet with.  All
- * lookups are lock-free and take no reference: the router's classifier and
- * the neighbour cache are RCU-protected, and the port stays valid until 't'
- * quiesces. */
-static enum vport_tunnel_counter
-resolve_underlay(struct pmd_thread *t, ovs_be32 dst, uint32_t mark,
-                 struct underlay *u)
+/* Returns the tunnel destination of 'tnl', IPv4-mapped for IPv4, in
+ * '*dst', and true if it has one. */
+static bool
+tunnel_dst(const struct flow_tnl *tnl, struct in6_addr *dst)
 {
-    char out_dev[IFNAMSIZ];
-    struct in6_addr dst6, src6 = in6addr_any, gw6;
-    ovs_be32 nh;
+    if (tnl->ip_dst) {
+        in6_addr_set_mapped_ipv4(dst, tnl->ip_dst);
+        return true;
+    }
+    *dst = tnl->ipv6_dst;
+    return ipv6_addr_is_set(dst);
+}
+
+/* Resolves how 't' reaches tunnel destination 'dst' (IPv6, or IPv4-mapped)
+ * with packet mark 'mark' into 'u'.  Returns 0, or the counter to drop the
+ * packet with.  The route and the next hop come from 't''s own caches
+ * (tunnel-nexthop.h), which read OVS's route table and neighbour cache only
+ * when those changed or their copy is old; the port is found lock-free, and
+ * stays valid until 't' quiesces. */
+static enum vport_tunnel_counter
+resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
+                 uint32_t mark, struct underlay *u)
+{
+    struct tunnel_route route;
+    bool is_ipv4 = IN6_IS_ADDR_V4MAPPED(dst);
     int error;
 
-    u->dst = dst;
-    in6_addr_set_mapped_ipv4(&dst6, dst);
-    if (!ovs_router_lookup(mark, &dst6, out_dev, &src6, &gw6)) {
+    u->dst = *dst;
+    if (!tunnel_route_lookup(t, dst, mark, &route)) {
         return VPORT_TNL_DROP_NO_ROUTE;
     }
-    u->src = in6_addr_get_mapped_ipv4(&src6);
-    u->port = datapath_find_port_by_name(t->dp, out_dev);
+    if (ipv6_addr_is_set(&route.src)
+        && IN6_IS_ADDR_V4MAPPED(&route.src) != is_ipv4) {
+        /* A route of the other family (::/0 for an IPv4 destination). */
+        return VPORT_TNL_DROP_NO_ROUTE;
+    }
+    u->src = route.src;
+    u->port = datapath_find_port_by_name(t->dp, route.dev);
     if (!u->port) {
         return VPORT_TNL_DROP_NO_UNDERLAY;
     }
     dp_port_get_link(u->port, &u->port_mac, &u->mtu);
 
-    nh = ipv6_addr_is_set(&gw6) ? in6_addr_get_mapped_ipv4(&gw6) : dst;
-    error = tunnel_nexthop_lookup(t, out_dev, nh, &u->nh_mac);
+    error = tunnel_nexthop_lookup(t, route.dev, &route.nh, &u->nh_mac);
     if (error) {
-        /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile). */
-        tunnel_neigh_request(t, u->port, u->port_mac, u->src, nh);
+        /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile).
+         * IPv6 next hops are not solicited yet (neighbour discovery):
+         * only what OVS's cache holds. */
+        if (is_ipv4) {
+            tunnel_neigh_request(t, u->port, u->port_mac,
+                                 in6_addr_get_mapped_ipv4(&u->src),
+                                 in6_addr_get_mapped_ipv4(&route.nh));
+        }
         if (error != EAGAIN) {
             return VPORT_TNL_DROP_NO_NEIGH;
         }
@@ -145,21 +169,25 @@ get_underlay(struct pmd_thread *t, struct vport_tunnel *vport,
 {
     const struct flow_tnl *tnl = &packet->md.tunnel;
     enum vport_tunnel_counter drop;
+    struct in6_addr dst;
 
-    if (*have_u && u->dst == tnl->ip_dst) {
+    tunnel_dst(tnl, &dst);
+    if (*have_u && ipv6_addr_equals(&u->dst, &dst)) {
         return true;
     }
-    drop = resolve_underlay(t, tnl->ip_dst, packet->md.pkt_mark, u);
+    drop = resolve_underlay(t, &dst, packet->md.pkt_mark, u);
     *have_u = !drop;
     if (drop) {
         if (drop != VPORT_TNL_DROP_NO_NEIGH) {
+            char buf[INET6_ADDRSTRLEN];
+
             /* INFO, not WARN: as with the kernel's vports (and OVS's native
              * tunnels), a missing route is the network's state, not an
              * error of ours; BFD and CFM over a tunnel hit it by design
              * until a route exists.  The drop counter says how often. */
-            VLOG_INFO_RL(&rl, "%s: cannot send to "IP_FMT": %s",
-                         netdev_get_name(vport->port->netdev),
-                         IP_ARGS(tnl->ip_dst),
+            ipv6_string_mapped(buf, &dst);
+            VLOG_INFO_RL(&rl, "%s: cannot send to %s: %s",
+                         netdev_get_name(vport->port->netdev), buf,
                          drop == VPORT_TNL_DROP_NO_ROUTE
                          ? "no route"
                          : "the route's device is not a bridge port");
@@ -234,17 +262,63 @@ send_frag_needed(struct pmd_thread *t, struct vport_tunnel *vport,
 /* The outer header fields that encapsulation takes from the tunnel
  * metadata, saved before the metadata is reset for the underlay. */
 struct outer_fields {
-    ovs_be32 src;                   /* Outer source address. */
-    ovs_be32 dst;                   /* Outer destination address. */
-    uint8_t tos;                    /* DSCP and ECN. */
+    struct in6_addr src;            /* Outer source address... */
+    struct in6_addr dst;            /* ...and destination, both IPv6 or both
+                                     * IPv4-mapped. */
+    bool is_ipv6;                   /* Is the outer header IPv6? */
+    uint8_t tos;                    /* DSCP and ECN (IPv6: traffic
+                                     * class). */
     uint8_t ttl;                    /* 0: the default. */
-    bool df;                        /* Set DF. */
-    bool udp_csum;                  /* Compute the outer UDP checksum. */
+    bool df;                        /* Set DF (IPv4 only). */
+    bool udp_csum;                  /* Compute the outer UDP checksum (over
+                                     * IPv6, always). */
 };
 
-/* Puts the outer IPv4 header of protocol 'proto' and the Ethernet header on
- * 'packet', whose tunnel header is already pushed, to go via 'u'; completes
- * a UDP header's length and checksum. */
+/* Returns the length of the outer IP header that 'f' asks for. */
+static size_t
+outer_l3_len(const struct outer_fields *f)
+{
+    return f->is_ipv6 ? IPV6_HEADER_LEN : IP_HEADER_LEN;
+}
+
+/* Pushes the outer IPv6 header of next header 'proto' on 'packet', whose
+ * tunnel header is already pushed, with 'f''s addresses, traffic class and
+ * hop limit, and flow label 0, as OVS's own IPv6 tunnels send (OVS 3.1 has
+ * no flow label option for them).  Completes a UDP header's length and
+ * checksum: RFC 8200 requires it over IPv6, and OVS's userspace tunnels
+ * always compute it (udp_build_header()), whatever 'csum' says. */
+static struct ovs_16aligned_ip6_hdr *
+push_outer6(struct dp_packet *packet, uint8_t proto,
+            const struct outer_fields *f)
+{
+    size_t l4_len = dp_packet_size(packet);
+    struct ovs_16aligned_ip6_hdr *ip6;
+
+    ip6 = dp_packet_push_uninit(packet, IPV6_HEADER_LEN);
+    put_16aligned_be32(&ip6->ip6_flow, htonl((6u << 28) | (f->tos << 20)));
+    ip6->ip6_plen = htons(l4_len);
+    ip6->ip6_nxt = proto;
+    ip6->ip6_hlim = f->ttl ? f->ttl : TUNNEL_DEFAULT_TTL;
+    memcpy(&ip6->ip6_src, &f->src, sizeof ip6->ip6_src);
+    memcpy(&ip6->ip6_dst, &f->dst, sizeof ip6->ip6_dst);
+
+    if (proto == IPPROTO_UDP) {
+        struct udp_header *udp = (struct udp_header *) (ip6 + 1);
+        uint32_t partial = packet_csum_pseudoheader6(ip6);
+
+        udp->udp_len = htons(l4_len);
+        udp->udp_csum = 0;
+        udp->udp_csum = csum_finish(csum_continue(partial, udp, l4_len));
+        if (!udp->udp_csum) {
+            udp->udp_csum = htons(0xffff);
+        }
+    }
+    return ip6;
+}
+
+/* Puts the outer IPv4 (or IPv6) header of protocol 'proto' and the
+ * Ethernet header on 'packet', whose tunnel header is already pushed, to go
+ * via 'u'; completes a UDP header's length and checksum. */
 static void
 push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
            const struct outer_fields *f, const struct underlay *u)
@@ -252,8 +326,14 @@ push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
     size_t l4_len = dp_packet_size(packet);
     struct eth_header *eth;
     struct ip_header *ip;
+    void *l3;
 
+    if (f->is_ipv6) {
+        l3 = push_outer6(packet, proto, f);
+        goto eth;
+    }
     ip = dp_packet_push_uninit(packet, IP_HEADER_LEN);
+    l3 = ip;
     ip->ip_ihl_ver = IP_IHL_VER(5, 4);
     ip->ip_tos = f->tos;
     ip->ip_tot_len = htons(l4_len + IP_HEADER_LEN);
@@ -267,8 +347,8 @@ push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
     }
     ip->ip_ttl = f->ttl ? f->ttl : TUNNEL_DEFAULT_TTL;
     ip->ip_proto = proto;
-    put_16aligned_be32(&ip->ip_src, f->src);
-    put_16aligned_be32(&ip->ip_dst, f->dst);
+    put_16aligned_be32(&ip->ip_src, in6_addr_get_mapped_ipv4(&f->src));
+    put_16aligned_be32(&ip->ip_dst, in6_addr_get_mapped_ipv4(&f->dst));
     ip->ip_csum = 0;
     ip->ip_csum = csum(ip, IP_HEADER_LEN);
 
@@ -287,14 +367,15 @@ push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
         }
     }
 
+eth:
     eth = dp_packet_push_uninit(packet, ETH_HEADER_LEN);
     eth->eth_dst = u->nh_mac;
     eth->eth_src = u->port_mac;
-    eth->eth_type = htons(ETH_TYPE_IP);
+    eth->eth_type = htons(f->is_ipv6 ? ETH_TYPE_IPV6 : ETH_TYPE_IP);
 
     packet->packet_type = htonl(PT_ETH);
     dp_packet_reset_offsets(packet);
-    dp_packet_set_l3(packet, ip);
+    dp_packet_set_l3(packet, l3);
 }
 
 /* Clears 'packet''s metadata for its trip through the underlay bridge from
@@ -333,9 +414,6 @@ underlay_add(struct pmd_thread *t, struct dp_packet_batch *underlay,
     dp_packet_batch_add(underlay, packet);
 }
 
-/* Bytes of the Ethernet and outer IPv4 headers that encapsulation puts in
- * front of a tunnel's own header. */
-#define TUNNEL_OUTER_HLEN (ETH_HEADER_LEN + IP_HEADER_LEN)
 
 /* Makes room in front of 'packet' for 'push' bytes of headers, so that
  * pushing them reallocates nothing.  Returns the packet to push them on (a
@@ -388,8 +466,15 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
         return;
     }
 
-    f.src = tnl->ip_src ? tnl->ip_src : u->src;
-    f.dst = tnl->ip_dst;
+    f.is_ipv6 = !IN6_IS_ADDR_V4MAPPED(&u->dst);
+    f.dst = u->dst;
+    if (f.is_ipv6) {
+        f.src = ipv6_addr_is_set(&tnl->ipv6_src) ? tnl->ipv6_src : u->src;
+    } else if (tnl->ip_src) {
+        in6_addr_set_mapped_ipv4(&f.src, tnl->ip_src);
+    } else {
+        f.src = u->src;
+    }
     f.ttl = tnl->ip_ttl;
     f.df = tnl->flags & FLOW_TNL_F_DONT_FRAGMENT;
     f.udp_csum = tnl->flags & FLOW_TNL_F_CSUM;
@@ -403,10 +488,11 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
 
         f.tos |= ecn == IP_ECN_CE ? IP_ECN_ECT_0 : ecn;
     }
-    if (inner_len + hlen + IP_HEADER_LEN > u->mtu) {
-        if (vport->ops->inner_ipv4_only
+    if (inner_len + hlen + outer_l3_len(&f) > u->mtu) {
+        if (vport->ops->inner_ipv4_only && !f.is_ipv6
             && inner->ip_frag_off & htons(IP_DONT_FRAGMENT)) {
-            send_frag_needed(t, vport, packet, f.src,
+            send_frag_needed(t, vport, packet,
+                             in6_addr_get_mapped_ipv4(&f.src),
                              u->mtu - IP_HEADER_LEN - hlen);
             return;
         }
@@ -415,7 +501,7 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
         f.df = false;
     }
 
-    roomy = make_headroom(packet, TUNNEL_OUTER_HLEN + hlen);
+    roomy = make_headroom(packet, ETH_HEADER_LEN + outer_l3_len(&f) + hlen);
     if (!roomy) {
         VLOG_DBG_RL(&rl, "%s: dropped a %"PRIuSIZE"-byte packet: "
                     "encapsulated, it would exceed 65535 bytes",
@@ -439,8 +525,21 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
         };
 
         vport_tunnel_count__(t, VPORT_TNL_TX_FRAGMENTED, 1);
-        if (ip_fragment_v4(packet, u->mtu, &out)) {
-            tx_drop(t, vport, packet, VPORT_TNL_DROP_TOO_BIG);
+        if (f.is_ipv6) {
+            /* The source may fragment an IPv6 datagram, as Linux's ip6
+             * tunnels do for an inner packet that leaves them no other
+             * way.  On failure it has freed the packet. */
+            struct vport_tunnel_thread *tt = vport_tunnel_thread_state(t);
+
+            if (ip_fragment_v6(packet, u->mtu, htonl(tt->ip6_id_next++),
+                               &out)) {
+                vport_tunnel_count__(t, VPORT_TNL_DROP_TOO_BIG, 1);
+                vport_tunnel_port_count(t, vport, NETDEV_IPIP_TX_DROPPED, 1);
+            }
+        } else if (ip_fragment_v4(packet, u->mtu, &out)) {
+            /* Not EMSGSIZE, since DF is clear: it has freed the packet. */
+            vport_tunnel_count__(t, VPORT_TNL_DROP_TOO_BIG, 1);
+            vport_tunnel_port_count(t, vport, NETDEV_IPIP_TX_DROPPED, 1);
         }
         return;
     }
@@ -490,9 +589,12 @@ vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
     dp_packet_batch_init(&underlay);
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
         const struct flow_tnl *tnl = &packet->md.tunnel;
+        struct in6_addr dst;
         size_t hlen;
 
-        if (!vport->ops->prepare(packet, &hlen) || !tnl->ip_dst) {
+        if (!vport->ops->prepare(packet, &hlen) || !tunnel_dst(tnl, &dst)
+            || (IN6_IS_ADDR_V4MAPPED(&dst)
+                ? vport->ops->ipv6_only : !vport->ops->ipv6_underlay)) {
             tx_drop(t, vport, packet, VPORT_TNL_DROP_TX_INVALID);
             continue;
         }
@@ -519,8 +621,10 @@ vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
             /* Segments no larger than the sender's, as GRO recorded them,
              * and small enough for the tunnel's path MTU once inside the
              * inner Ethernet, tunnel and outer IPv4 headers. */
-            segsz = gso_segsz_for_mtu(packet, u.mtu - IP_HEADER_LEN - hlen
-                                              - inner_l2);
+            segsz = gso_segsz_for_mtu(packet,
+                                      u.mtu - hlen - inner_l2
+                                      - (IN6_IS_ADDR_V4MAPPED(&u.dst)
+                                         ? IP_HEADER_LEN : IPV6_HEADER_LEN));
             if (tso_segsz_get(packet)) {
                 segsz = MIN(segsz, tso_segsz_get(packet));
             }

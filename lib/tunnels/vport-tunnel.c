@@ -46,6 +46,7 @@ vport_tunnel_ops_find(const struct netdev *netdev)
 {
     static const struct vport_tunnel_ops *const all[] = {
         &vport_ipip_ops, &vport_vxlan_ops, &vport_gre_ops, &vport_geneve_ops,
+        &vport_ip6gre_ops,
     };
     const char *type = netdev_get_type(netdev);
 

@@ -133,7 +133,10 @@ struct vport_tunnel_thread;
                          "arp refused over rate")                           \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ARP_REFUSED_FULL,                        \
                          "arp refused table full")                          \
-    VPORT_TUNNEL_COUNTER(VPORT_TNL_NH_REFRESHES, "next hop cache refreshes")
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_NH_REFRESHES, "next hop cache refreshes") \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ROUTE_REFRESHES, "route cache refreshes") \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_IPV6_EXT,                          \
+                         "drop outer ipv6 extension headers")
 
 enum vport_tunnel_counter {
 #define VPORT_TUNNEL_COUNTER(ENUM, NAME) ENUM,
@@ -159,6 +162,13 @@ struct vport_tunnel_ops {
                                      * too-big DF packet is answered with an
                                      * ICMP "fragmentation needed" rather
                                      * than sent as outer fragments. */
+    bool ipv6_underlay;             /* Also carried over IPv6: its
+                                     * 'decapsulate' takes an outer IPv6
+                                     * header and its 'push' works for
+                                     * either family. */
+    bool ipv6_only;                 /* Carried over IPv6 only (ip6gre):
+                                     * over IPv6, taken before a type that
+                                     * carries both. */
 
     /* Main thread: fills in '*local', '*remote' (0: any) and '*udp_port'
      * (network order) of the packets 'netdev' receives, and returns the
@@ -179,12 +189,13 @@ struct vport_tunnel_ops {
     bool (*gro_enabled)(const struct netdev *);
 
     /* Forwarding threads: strips the outer headers of 'packet', whose outer
-     * IPv4 header 'outer' (l3 offset set) is sound and not a fragment, and
-     * fills in its tunnel metadata as received on 'port_no' from 'rx_port'.
-     * Returns the inner packet, or NULL having freed 'packet' and set
-     * '*drop' to the counter to count it in. */
+     * IPv4 header 'outer' (l3 offset set; an IPv6 header if the type has
+     * 'ipv6_underlay', with no extension header) is sound and not a
+     * fragment, and fills in its tunnel metadata as received on 'port_no'
+     * from 'rx_port'.  Returns the inner packet, or NULL having freed
+     * 'packet' and set '*drop' to the counter to count it in. */
     struct dp_packet *(*decapsulate)(struct netdev *, struct dp_packet *,
-                                     const struct ip_header *outer,
+                                     const void *outer,
                                      odp_port_t port_no, odp_port_t rx_port,
                                      enum vport_tunnel_counter *drop);
 
@@ -236,6 +247,9 @@ void vport_tunnel_endpoints_add(struct vport_tunnel_endpoints *,
                                 ovs_be16 udp_port, struct vport_tunnel *);
 void vport_tunnel_endpoints_add_local(struct vport_tunnel_endpoints *,
                                       odp_port_t, ovs_be32 addr);
+void vport_tunnel_endpoints_add_local6(struct vport_tunnel_endpoints *,
+                                       odp_port_t,
+                                       const struct in6_addr *addr);
 bool vport_tunnel_endpoints_has_local(const struct vport_tunnel_endpoints *,
                                       odp_port_t);
 void vport_tunnel_endpoints_destroy(struct vport_tunnel_endpoints *);
@@ -281,13 +295,13 @@ bool vport_tunnel_has_active(const struct pmd_thread *);
 
 /* Helpers for the types' ops, any thread, on packets the caller owns. */
 enum vport_tunnel_counter vport_tunnel_check_outer(const struct dp_packet *,
-                                          const struct ip_header *outer);
+                                                   const void *outer);
 bool vport_tunnel_ecn_decapsulate(struct ip_header *inner, uint8_t outer_tos);
 struct ip_header *vport_tunnel_inner_ipv4(struct dp_packet *);
 void vport_tunnel_init_metadata(struct dp_packet *, odp_port_t port_no,
                                 odp_port_t orig_in_port);
 struct dp_packet *vport_tunnel_pop_netdev(struct netdev *, struct dp_packet *,
-                                          const struct ip_header *outer,
+                                          const void *outer,
                                           odp_port_t port_no,
                                           odp_port_t rx_port,
                                           enum vport_tunnel_counter *drop);

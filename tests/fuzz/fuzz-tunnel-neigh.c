@@ -724,12 +724,14 @@ lookup(struct fuzz_state *s, int port, int t, ovs_be32 ip)
     uint64_t after[FUZZ_N_THREADS][N_SNOOP_COUNTERS];
     size_t n_before, n_after, pending;
     struct hop *h = hop_get(s, port, ip, false);
+    struct in6_addr ip6;
     struct eth_addr mac;
     int error, moved;
 
     read_counters(s, before);
     read_state(s, &n_before, &pending);
-    error = tunnel_neigh_lookup(&s->threads[t], fuzz_ports[port].name, ip,
+    in6_addr_set_mapped_ipv4(&ip6, ip);
+    error = tunnel_neigh_lookup(&s->threads[t], fuzz_ports[port].name, &ip6,
                                 &mac);
     read_counters(s, after);
     read_state(s, &n_after, &pending);

@@ -18,8 +18,8 @@
  * vport_tunnel_terminate() takes for each packet the flows output to a
  * port that holds addresses: vport_tunnel_classify() against an endpoint
  * table of every type (ipip with fixed endpoints and with any, vxlan,
- * geneve, gre), with the thread's fragment verdicts, then as the datapath
- * goes on: the outer header's check, reassembly of outer fragments (of a
+ * geneve, gre, ip6gre), with the thread's fragment verdicts, then as the
+ * datapath goes on: the outer header's check, reassembly of outer fragments (of a
  * copy, for a later fragment of a datagram not known yet), and ipip
  * decapsulation.
  *
@@ -28,7 +28,7 @@
  *   bit 0    fix the outer IPv4 header checksum first (a fuzzer cannot
  *            guess it);
  *   bit 1    output to port 2 (address 198.51.100.2) rather than port 1
- *            (192.0.2.2 and 192.0.2.3);
+ *            (192.0.2.2, 192.0.2.3 and 2001:db8::2);
  *   bits 4-7 hundreds of milliseconds the clock advances before the frame
  *            (verdicts last 1 s).
  *
@@ -36,14 +36,19 @@
  * fragment of a datagram not known yet) is left byte for byte as it was; a
  * tunnel packet is an untagged IPv4 frame to the port's MAC or a
  * multicast one, to an address of the port, of the vport's protocol and
- * endpoints (UDP port, GRE header); a fragment is one, to an address of the
- * port; a datagram reassembled from fragments classifies as whole; an ipip
+ * endpoints (UDP port, GRE header); an IPv6 tunnel packet is whole (no
+ * fragment header), to an address of the port, of a type with IPv6
+ * underlays (ip6gre before gre), and if its outer header is sound it has no extension header
+ * and the vport's next header and endpoints; a fragment is one, to an
+ * address of the port; a datagram reassembled from fragments classifies as whole; an ipip
  * packet decapsulates into an IPv4 packet with its outer addresses as
  * tunnel metadata. */
 
 #include <config.h>
 #include "fuzz-common.h"
 
+#include <netinet/in.h>
+#include <netinet/ip6.h>
 #include <string.h>
 
 #include "dp-packet.h"
@@ -63,15 +68,20 @@
 #define FUZZ_VPORT 7
 
 /* Stand-ins for the vports: vport_tunnel_classify() only returns them. */
-static char vport_tags[5];
+static char vport_tags[6];
 #define VPORT_IPIP_FIXED ((struct vport_tunnel *) &vport_tags[0])
 #define VPORT_IPIP_ANY ((struct vport_tunnel *) &vport_tags[1])
 #define VPORT_VXLAN ((struct vport_tunnel *) &vport_tags[2])
 #define VPORT_GENEVE ((struct vport_tunnel *) &vport_tags[3])
 #define VPORT_GRE ((struct vport_tunnel *) &vport_tags[4])
+#define VPORT_IP6GRE ((struct vport_tunnel *) &vport_tags[5])
 
 /* The MAC of both ports. */
 static const struct eth_addr port_mac = ETH_ADDR_C(02, 00, 00, 00, 00, 02);
+
+/* The IPv6 address of port 1: 2001:db8::2. */
+static const struct in6_addr port1_ip6 = { { {
+    0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 } } };
 
 /* Returns the table every input runs against. */
 static struct vport_tunnel_endpoints *
@@ -88,12 +98,16 @@ make_table(void)
     vport_tunnel_endpoints_add(eps, &vport_geneve_ops, 0, 0, htons(6081),
                                VPORT_GENEVE);
     vport_tunnel_endpoints_add(eps, &vport_gre_ops, 0, 0, 0, VPORT_GRE);
+    vport_tunnel_endpoints_add(eps, &vport_ip6gre_ops, 0, 0, 0,
+                               VPORT_IP6GRE);
     vport_tunnel_endpoints_add_local(eps, u32_to_odp(FUZZ_PORT_1),
                                      htonl(0xc0000202));
     vport_tunnel_endpoints_add_local(eps, u32_to_odp(FUZZ_PORT_1),
                                      htonl(0xc0000203));
     vport_tunnel_endpoints_add_local(eps, u32_to_odp(FUZZ_PORT_2),
                                      htonl(0xc6336402));
+    vport_tunnel_endpoints_add_local6(eps, u32_to_odp(FUZZ_PORT_1),
+                                      &port1_ip6);
     return eps;
 }
 
@@ -104,6 +118,48 @@ port_has(uint32_t port, ovs_be32 ip)
     return (port == FUZZ_PORT_1
             ? ip == htonl(0xc0000202) || ip == htonl(0xc0000203)
             : ip == htonl(0xc6336402));
+}
+
+/* Checks that 'p', an IPv6 frame which vport_tunnel_classify() took for
+ * output to 'port' as 'class' of 'vport', is what it says. */
+static void
+check_taken6(const struct dp_packet *p, uint32_t port,
+             enum vport_tunnel_class class, const struct vport_tunnel *vport)
+{
+    const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(p);
+    const uint8_t *l4 = (const uint8_t *) (ip6 + 1);
+    size_t l4_len;
+
+    fuzz_check(dp_packet_size(p) >= ETH_HEADER_LEN + IPV6_HEADER_LEN
+               && ip6 == (const void *) ((const uint8_t *) dp_packet_data(p)
+                                         + ETH_HEADER_LEN),
+               "taken IPv6 frame too short, or l3_ofs %u", p->l3_ofs);
+    fuzz_check(class == VPORT_TUNNEL_OURS && vport, "IPv6 class %d", class);
+    fuzz_check(port == FUZZ_PORT_1
+               && !memcmp(&ip6->ip6_dst, &port1_ip6, sizeof port1_ip6),
+               "taken IPv6 packet to an address not the port's");
+    fuzz_check(vport == VPORT_VXLAN || vport == VPORT_GENEVE
+               || vport == VPORT_IP6GRE,
+               "IPv6 taken by a type without it, or gre before ip6gre");
+    if (vport_tunnel_check_outer(p, ip6)) {
+        return;
+    }
+    l4_len = ntohs(ip6->ip6_plen);
+    fuzz_check(l4_len <= (const uint8_t *) dp_packet_tail(p) - l4,
+               "checked IPv6 payload beyond the packet");
+    if (vport == VPORT_IP6GRE) {
+        fuzz_check(ip6->ip6_nxt == IPPROTO_GRE && l4_len >= 4
+                   && !(((const struct gre_base_hdr *) l4)->flags
+                        & ~htons(GRE_CSUM | GRE_KEY | GRE_SEQ)),
+                   "gre header over IPv6");
+    } else {
+        const struct udp_header *udp = (const struct udp_header *) l4;
+
+        fuzz_check(ip6->ip6_nxt == IPPROTO_UDP && l4_len >= 8
+                   && udp->udp_dst == htons(vport == VPORT_VXLAN
+                                            ? 4789 : 6081),
+                   "udp port over IPv6");
+    }
 }
 
 /* Checks that 'p', which vport_tunnel_classify() took for output to 'port'
@@ -118,6 +174,15 @@ check_taken(const struct dp_packet *p, uint32_t port,
     size_t l4_len;
     bool later;
 
+    if (dp_packet_size(p) >= ETH_HEADER_LEN
+        && eth->eth_type == htons(ETH_TYPE_IPV6)) {
+        fuzz_check(eth_addr_equals(eth->eth_dst, port_mac)
+                   || eth_addr_is_multicast(eth->eth_dst),
+                   "taken IPv6 frame to another MAC");
+        check_taken6(p, port, class, vport);
+        return;
+    }
+
     fuzz_check(dp_packet_size(p) >= ETH_HEADER_LEN + IP_HEADER_LEN
                && eth->eth_type == htons(ETH_TYPE_IP),
                "taken frame is not untagged IPv4");
@@ -126,6 +191,7 @@ check_taken(const struct dp_packet *p, uint32_t port,
                "taken frame to another MAC");
     ip = dp_packet_l3(p);
     fuzz_check(ip == (const void *) (eth + 1), "l3_ofs %u", p->l3_ofs);
+    fuzz_check(vport != VPORT_IP6GRE, "IPv4 taken by ip6gre");
     fuzz_check(port_has(port, get_16aligned_be32(&ip->ip_dst)),
                "taken packet to an address not the port's");
     later = (ip->ip_frag_off & htons(IP_FRAG_OFF_MASK)) != 0;

@@ -15,7 +15,8 @@ import sys
 
 from scapy.all import (ARP, Ether, Dot1Q, GRE, IP, IPv6, IPv6ExtHdrHopByHop,
                        TCP, UDP, ICMP, raw, fragment, fragment6,
-                       IPv6ExtHdrFragment)
+                       IPv6ExtHdrFragment, IPv6ExtHdrDestOpt,
+                       IPv6ExtHdrRouting)
 from scapy.contrib.geneve import GENEVE
 from scapy.layers.vxlan import VXLAN
 
@@ -455,6 +456,27 @@ def seeds_tunnel_rx(top):
     write(top, t, "verdict-expires",
           b"".join(record(0xf0 if i else 0, f)
                    for i, f in enumerate(frags(big_vxlan))))
+    # Port 1 holds 2001:db8::2 too.
+    def to6(l4, dst="2001:db8::2", nh=None, ext=None):
+        ip6 = IPv6(src="2001:db8::1", dst=dst)
+        if nh is not None:
+            ip6.nh = nh
+        return Ether(**MAC) / (ip6 / ext / l4 if ext is not None
+                               else ip6 / l4)
+    write(top, t, "ipv6",
+          record(0, to6(vxlan)) + record(0, to6(geneve)) +
+          record(0, to6(gre)) + record(0, to6(vxlan, dst="2001:db8::9")) +
+          record(2, to6(vxlan)) +
+          record(0, to6(UDP(dport=53) / (b"q" * 40))) +
+          record(0, to6(vxlan, ext=IPv6ExtHdrHopByHop())) +
+          record(0, to6(vxlan, ext=IPv6ExtHdrHopByHop() /
+                        IPv6ExtHdrDestOpt() / IPv6ExtHdrRouting())) +
+          record(0, to6(vxlan, ext=IPv6ExtHdrRouting(segleft=1,
+                                                     addresses=["::1"]))) +
+          record(0, to6(vxlan, ext=IPv6ExtHdrFragment())) +
+          record(0, raw(to6(vxlan))[:14 + 40 + 20]) +
+          record(0, raw(to6(vxlan, ext=IPv6ExtHdrHopByHop()))[:14 + 44]) +
+          record(0, to6(tcp4(1, 10), nh=4)))
 
 
 def seeds_tunnel_neigh(top):
