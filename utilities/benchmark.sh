@@ -6,8 +6,11 @@
 #
 # Usage: utilities/benchmark.sh [BENCHMARK OPTIONS]
 # e.g.   utilities/benchmark.sh --rounds=5 --seconds=3
-#        utilities/benchmark.sh --quick        (a few scenarios, no file)
+#        utilities/benchmark.sh --quick        (every scenario, one short
+#                                               round each, no file)
 # Run it on an otherwise idle machine: the PMD threads take every core.
+# Exits non-zero, naming the scenario, when a scenario cannot run or does
+# not reach its flow count (CI runs --quick for that: utilities/run-tests.sh).
 set -e
 
 top=$(cd "$(dirname "$0")/.." && pwd)
