@@ -595,6 +595,10 @@ static const struct scenario all_scenarios[] = {
     { "1M flows, 1 mask", FORWARDING, 1000000, 1, 1 },
     { "1M flows, 8 masks", FORWARDING, 1000000, 8, 1 },
     { "two threads, one megaflow", FORWARDING, 1, 1, 2 },
+    /* Where one shared table should win: stock's threads each hold a copy
+     * of every megaflow, so its working set is twice ours. */
+    { "two threads, each all of 100k flows", FORWARDING, 100000, 1, 2 },
+    { "two threads, each all of 1M flows", FORWARDING, 1000000, 1, 2 },
     { "flow setup, 100k flows, 1 thread", FLOW_SETUP, 100000, 1, 1 },
     { "flow setup, 100k flows, 2 threads", FLOW_SETUP, 100000, 1, 2 },
 };
