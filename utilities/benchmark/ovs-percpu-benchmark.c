@@ -60,13 +60,24 @@ VLOG_DEFINE_THIS_MODULE(ovs_percpu_benchmark);
 #define OURS_TYPE "percpu"
 #define STOCK_TYPE "stock-netdev"
 
-/* The two datapaths, ours first. */
-static const struct {
+/* What a scenario compares.  Ours comes first, then its baseline. */
+struct datapath_variant {
     const char *type;
     const char *label;
-} datapaths[2] = {
-    { OURS_TYPE, "ovs-percpu" },
-    { STOCK_TYPE, "stock dpif-netdev" },
+    bool shared_stats;          /* other_config:benchmark-shared-flow-stats. */
+};
+
+/* Ours against stock, in most scenarios. */
+static const struct datapath_variant datapaths[2] = {
+    { OURS_TYPE, "ovs-percpu", false },
+    { STOCK_TYPE, "stock dpif-netdev", false },
+};
+
+/* Ours against itself with one shared, locked stats slot per flow, in the
+ * STATS_MODES scenarios. */
+static const struct datapath_variant stats_modes[2] = {
+    { OURS_TYPE, "ovs-percpu", false },
+    { OURS_TYPE, "ovs-percpu with shared locked stats", true },
 };
 
 /* Command-line settings. */
@@ -85,6 +96,9 @@ static size_t flow_limit = FLOW_TABLE_MAX_FLOWS; /* other_config:flow-limit;
 enum scenario_kind {
     FORWARDING,                 /* Mpps once every flow is installed. */
     FLOW_SETUP,                 /* Megaflows set up per second. */
+    STATS_MODES,                /* FORWARDING, ours with per-thread stats
+                                 * slots against ours with a shared, locked
+                                 * one ('stats_modes'). */
 };
 
 struct scenario {
@@ -213,9 +227,10 @@ check_scenario_fits(const struct scenario *sc,
  * 200000, is below the 1M-flow scenarios), to the table's maximum unless
  * --flow-limit says otherwise. */
 static void
-testbed_open(struct testbed *tb, const char *type, const char *label,
+testbed_open(struct testbed *tb, const struct datapath_variant *dv,
              const struct scenario *sc, const struct benchmark_frames *frames)
 {
+    const char *type = dv->type;
     struct smap config = SMAP_INITIALIZER(&config);
     struct smap options = SMAP_INITIALIZER(&options);
     char *mask = cpu_mask_for(sc->n_threads);
@@ -223,7 +238,7 @@ testbed_open(struct testbed *tb, const char *type, const char *label,
     int error;
 
     memset(tb, 0, sizeof *tb);
-    tb->label = label;
+    tb->label = dv->label;
     tb->sink_port = tb->generator_port = ODPP_NONE;
     error = dpif_create_and_open("benchmark", type, &tb->dpif);
     if (error) {
@@ -233,6 +248,8 @@ testbed_open(struct testbed *tb, const char *type, const char *label,
     dpif_enable_upcall(tb->dpif);
     smap_add(&config, "pmd-cpu-mask", mask);
     smap_add_format(&config, "flow-limit", "%"PRIuSIZE, flow_limit);
+    smap_add(&config, "benchmark-shared-flow-stats",
+             dv->shared_stats ? "true" : "false");
     check_scenario_fits(sc, frames);
     dpif_set_config(tb->dpif, &config);
     dpif_run(tb->dpif);
@@ -392,14 +409,14 @@ measure_flow_setup(const struct testbed *tb, const struct scenario *sc,
 }
 
 static void
-run_once(const struct scenario *sc, const char *type, const char *label,
+run_once(const struct scenario *sc, const struct datapath_variant *dv,
          const struct benchmark_frames *frames, struct measurement *m)
 {
     struct testbed tb;
 
     memset(m, 0, sizeof *m);
-    testbed_open(&tb, type, label, sc, frames);
-    if (sc->kind == FORWARDING) {
+    testbed_open(&tb, dv, sc, frames);
+    if (sc->kind != FLOW_SETUP) {
         measure_forwarding(&tb, sc, m);
     } else {
         measure_flow_setup(&tb, sc, frames, m);
@@ -437,6 +454,8 @@ static void
 run_scenario(const struct scenario *sc, struct result *result)
 {
     struct benchmark_frames frames;
+    const struct datapath_variant *variants = (sc->kind == STATS_MODES
+                                               ? stats_modes : datapaths);
     struct measurement runs[2][64];
 
     if (pcap_file && !sc->n_flows) {
@@ -454,8 +473,7 @@ run_scenario(const struct scenario *sc, struct result *result)
     for (int r = 0; r < rounds; r++) {
         for (int d = 0; d < 2; d++) {
             if (only_datapath < 0 || only_datapath == d) {
-                run_once(sc, datapaths[d].type, datapaths[d].label, &frames,
-                         &runs[d][r]);
+                run_once(sc, &variants[d], &frames, &runs[d][r]);
             } else {
                 memset(&runs[d][r], 0, sizeof runs[d][r]);
             }
@@ -566,6 +584,22 @@ format_report(struct ds *s, const struct result results[], size_t n)
         }
         ds_put_char(s, '\n');
     }
+    if (has_kind(results, n, STATS_MODES)) {
+        ds_put_cstr(s, "Flow stats, ours against ours: one slot per thread "
+                    "(the default) against one shared slot per flow under "
+                    "a lock (other_config:benchmark-shared-flow-stats, for "
+                    "benchmarks only), both updated once per batch:\n\n"
+                    "| scenario | per-thread Mpps | shared locked Mpps "
+                    "| ratio | per-thread cycles/pkt "
+                    "| shared locked cycles/pkt |\n"
+                    "|---|---:|---:|---:|---:|---:|\n");
+        for (size_t i = 0; i < n; i++) {
+            if (results[i].scenario->kind == STATS_MODES) {
+                format_forwarding_row(s, &results[i]);
+            }
+        }
+        ds_put_char(s, '\n');
+    }
     if (has_kind(results, n, FLOW_SETUP)) {
         ds_put_cstr(s, "Flow setup through the upcall path (every packet of "
                     "the set is a new megaflow until it is installed; "
@@ -599,6 +633,8 @@ static const struct scenario all_scenarios[] = {
      * of every megaflow, so its working set is twice ours. */
     { "two threads, each all of 100k flows", FORWARDING, 100000, 1, 2 },
     { "two threads, each all of 1M flows", FORWARDING, 1000000, 1, 2 },
+    { "stats slots, two threads, one megaflow", STATS_MODES, 1, 1, 2 },
+    { "stats slots, two threads, 1k megaflows", STATS_MODES, 1000, 1, 2 },
     { "flow setup, 100k flows, 1 thread", FLOW_SETUP, 100000, 1, 1 },
     { "flow setup, 100k flows, 2 threads", FLOW_SETUP, 100000, 1, 2 },
 };
