@@ -631,6 +631,8 @@ static const struct scenario all_scenarios[] = {
     { "two threads, one megaflow", FORWARDING, 1, 1, 2 },
     /* Where one shared table should win: stock's threads each hold a copy
      * of every megaflow, so its working set is twice ours. */
+    { "two threads, each all of 1k flows", FORWARDING, 1000, 1, 2 },
+    { "two threads, each all of 10k flows", FORWARDING, 10000, 1, 2 },
     { "two threads, each all of 100k flows", FORWARDING, 100000, 1, 2 },
     { "two threads, each all of 1M flows", FORWARDING, 1000000, 1, 2 },
     { "stats slots, two threads, one megaflow", STATS_MODES, 1, 1, 2 },
