@@ -30,6 +30,7 @@
 #include "odp-util.h"
 #include "ofproto/ofproto.h"
 #include "dpif-netdev.h"
+#include "flow-stats.h"
 #include "flow-table.h"
 #include "netdev.h"
 #include "netdev-ipip.h"
@@ -567,10 +568,35 @@ set_flow_limit(struct datapath *dp, const struct smap *other_config)
     }
 }
 
+/* Applies other_config:benchmark-shared-flow-stats, for benchmarks only
+ * (Documentation/performance.md): "true" makes every thread add its
+ * batches to each flow's one shared slot under a lock, instead of to its
+ * own slot, for every datapath of the process. */
+static void
+set_shared_flow_stats(struct datapath *dp, const struct smap *other_config)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    bool shared = smap_get_bool(other_config, "benchmark-shared-flow-stats",
+                                false);
+
+    if (shared != flow_stats_is_shared_locked()) {
+        flow_stats_set_shared_locked(shared);
+        if (shared) {
+            VLOG_WARN("%s: benchmark-shared-flow-stats: every thread now "
+                      "updates one shared, locked slot per flow (for "
+                      "benchmarks only)", dp->name);
+        } else {
+            VLOG_INFO("%s: flow stats back to one slot per thread",
+                      dp->name);
+        }
+    }
+}
+
 /* Applies the datapath keys of Open_vSwitch other_config: pmd-cpu-mask,
  * pmd-maxsleep, emc-insert-inv-prob, flow-limit, the fragment and
- * conntrack keys and tunnel-route-cache.  A bad value is reported in the
- * log and the old one kept. */
+ * conntrack keys, tunnel-route-cache and, for benchmarks,
+ * benchmark-shared-flow-stats.  A bad value is reported in the log and
+ * the old one kept. */
 int
 datapath_set_config(struct datapath *dp, const struct smap *other_config)
 {
@@ -627,6 +653,7 @@ datapath_set_config(struct datapath *dp, const struct smap *other_config)
         changed = true;
     }
     set_flow_limit(dp, other_config);
+    set_shared_flow_stats(dp, other_config);
     dp_ipf_set_config(dp, other_config);
     dp_conntrack_set_config(dp->conntrack, dp->name, other_config);
     tunnel_nexthops_set_config(dp->tunnel_nexthops, dp->name, other_config);

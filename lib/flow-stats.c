@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dpif.h"
+#include "hash.h"
 #include "odp-util.h"
 #include "openvswitch/dynamic-string.h"
 #include "ovs-atomic.h"
@@ -30,7 +31,7 @@
 #include "util.h"
 
 /* One thread's counters for one flow.  Only the owning thread writes a slot
- * (slot 0: whoever holds 'slot0_lock'); readers load the members with relaxed
+ * (slot 0: whoever holds the flow's slot0_lock_for()); readers load the members with relaxed
  * atomics so that they never see a torn value.  Each slot fills whole cache
  * lines of its own, so that two threads' slots never share one. */
 struct flow_stats_slot {
@@ -52,16 +53,70 @@ struct flow_stats {
     /* slots[i] belongs to the forwarding thread with index i.  slots[owner]
      * is the slot that came with the flow, if 'owner' is nonzero; the
      * others start NULL and are set, once, by their owner (slot 0 under
-     * 'slot0_lock').  flow_stats_uninit() frees all but slots[owner]. */
+     * slot0_lock_for()).  flow_stats_uninit() frees all but slots[owner]. */
     OVSRCU_TYPE(struct flow_stats_slot *) slots[];
 };
 
-/* Serializes the writers of every flow's slot 0: thread 0, and any thread
- * whose own slot could not be allocated.  Neither is on a PMD thread's
- * normal path, so one lock for all flows costs nothing there. */
-static struct ovs_mutex slot0_lock = OVS_MUTEX_INITIALIZER;
+/* Serialize the writers of a flow's slot 0: thread 0, any thread whose own
+ * slot could not be allocated, and, in the benchmark-only shared mode
+ * (flow_stats_set_shared_locked()), every thread.  A flow's lock is one of
+ * SLOT0_N_LOCKS, chosen by the address of its stats (slot0_lock_for()), each
+ * on a cache line of its own: as good as a lock per flow for the shared
+ * mode's comparison, without a mutex in every megaflow.  Adaptive mutexes,
+ * which spin a while before they sleep, as the kernel's per-flow spinlock
+ * did before its stats went per CPU. */
+#define SLOT0_N_LOCKS 1024
+BUILD_ASSERT_DECL(IS_POW2(SLOT0_N_LOCKS));
+struct slot0_lock {
+    PADDED_MEMBERS(CACHE_LINE_SIZE,
+        struct ovs_mutex mutex;     /* Protects the slot 0 of its flows. */
+    );
+};
+static struct slot0_lock slot0_locks[SLOT0_N_LOCKS];
+
+/* Returns the lock of the slot 0 of 'stats', initializing the locks on
+ * first use. */
+static struct ovs_mutex *
+slot0_lock_for(const struct flow_stats *stats)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+
+    if (ovsthread_once_start(&once)) {
+        for (size_t i = 0; i < SLOT0_N_LOCKS; i++) {
+            ovs_mutex_init_adaptive(&slot0_locks[i].mutex);
+        }
+        ovsthread_once_done(&once);
+    }
+    return &slot0_locks[hash_pointer(stats, 0) & (SLOT0_N_LOCKS - 1)].mutex;
+}
 
 static atomic_bool fail_slot_alloc = false;
+
+/* Benchmark only: when true, every thread adds to a flow's one shared slot 0
+ * under its lock, instead of to its own slot.  Process-wide, set from
+ * other_config:benchmark-shared-flow-stats (datapath.c). */
+static atomic_bool shared_locked = false;
+
+/* Benchmark only: makes every flow_stats_update() from now on add to the
+ * flow's shared slot 0 under a lock, as a datapath without per-thread slots
+ * would, if 'shared' is true, or to the thread's own slot (the default) if
+ * it is false.  Totals stay right across the change: readers sum every
+ * slot. */
+void
+flow_stats_set_shared_locked(bool shared)
+{
+    atomic_store_relaxed(&shared_locked, shared);
+}
+
+/* Returns what flow_stats_set_shared_locked() last set. */
+bool
+flow_stats_is_shared_locked(void)
+{
+    bool shared;
+
+    atomic_read_relaxed(&shared_locked, &shared);
+    return shared;
+}
 
 /* For tests: makes the allocation of per-thread slots (all but slot 0) fail
  * while 'fail' is true. */
@@ -156,15 +211,15 @@ slot_add(struct flow_stats_slot *slot, uint32_t generation,
     atomic_store_relaxed(&slot->used, now);
 }
 
-/* Adds to slot 0, which several threads may share, under 'slot0_lock'. */
+/* Adds to slot 0, which several threads may share, under its lock. */
 static void
 slot0_add(struct flow_stats *stats, uint32_t generation, uint32_t n_packets,
           uint32_t n_bytes, uint16_t tcp_flags, long long int now)
-    OVS_EXCLUDED(slot0_lock)
 {
+    struct ovs_mutex *lock = slot0_lock_for(stats);
     struct flow_stats_slot *slot0;
 
-    ovs_mutex_lock(&slot0_lock);
+    ovs_mutex_lock(lock);
     slot0 = ovsrcu_get_protected(struct flow_stats_slot *, &stats->slots[0]);
     if (!slot0) {
         slot0 = slot_alloc();
@@ -175,7 +230,7 @@ slot0_add(struct flow_stats *stats, uint32_t generation, uint32_t n_packets,
         ovsrcu_set(&stats->slots[0], slot0);
     }
     slot_add(slot0, generation, n_packets, n_bytes, tcp_flags, now);
-    ovs_mutex_unlock(&slot0_lock);
+    ovs_mutex_unlock(lock);
 }
 
 /* Adds a batch's packets to the slot of the forwarding thread 'slot_idx',
@@ -188,9 +243,11 @@ flow_stats_update(struct flow_stats *stats, size_t slot_idx,
 {
     struct flow_stats_slot *slot = NULL;
     uint32_t generation;
+    bool shared;
 
     atomic_read_relaxed(&stats->generation, &generation);
-    if (OVS_LIKELY(slot_idx > 0 && slot_idx < stats->n_slots)) {
+    atomic_read_relaxed(&shared_locked, &shared);
+    if (OVS_LIKELY(slot_idx > 0 && slot_idx < stats->n_slots && !shared)) {
         slot = ovsrcu_get(struct flow_stats_slot *, &stats->slots[slot_idx]);
         if (OVS_UNLIKELY(!slot)) {
             bool fail;

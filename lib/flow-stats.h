@@ -33,7 +33,11 @@
  *
  * Readers (dumps, flow_get, the per-thread breakdown) sum the slots.  Clearing
  * never writes a slot: it bumps a generation number, and a slot stamped with
- * an older generation counts as zero until its owner next writes it. */
+ * an older generation counts as zero until its owner next writes it.
+ *
+ * For benchmarks only, flow_stats_set_shared_locked() sends every thread's
+ * updates to slot 0 under its lock: one shared, locked slot per flow, the
+ * design that per-thread slots replace, to measure what they gain. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -70,6 +74,8 @@ void flow_stats_get(const struct flow_stats *, struct dpif_flow_stats *);
 void flow_stats_clear(struct flow_stats *);
 
 void flow_stats_set_alloc_failure(bool fail);
+void flow_stats_set_shared_locked(bool shared);
+bool flow_stats_is_shared_locked(void);
 
 size_t flow_stats_n_slots(const struct flow_stats *);
 bool flow_stats_get_slot(const struct flow_stats *, size_t slot,

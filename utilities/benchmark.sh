@@ -2,12 +2,17 @@
 # Builds ovs-percpu if needed and runs the side-by-side benchmark (our
 # datapath against OVS 3.1's stock dpif-netdev, in one process), writing
 # the results table, with the machine, the commit and this command, to
-# Documentation/benchmark-results.md.
+# Documentation/benchmark-results.md, and its plot of Mpps against the
+# number of flows (utilities/benchmark-plot.sh) to
+# Documentation/benchmark-results.svg.
 #
 # Usage: utilities/benchmark.sh [BENCHMARK OPTIONS]
 # e.g.   utilities/benchmark.sh --rounds=5 --seconds=3
-#        utilities/benchmark.sh --quick        (a few scenarios, no file)
+#        utilities/benchmark.sh --quick        (every scenario, one short
+#                                               round each, no file)
 # Run it on an otherwise idle machine: the PMD threads take every core.
+# Exits non-zero, naming the scenario, when a scenario cannot run or does
+# not reach its flow count (CI runs --quick for that: utilities/run-tests.sh).
 set -e
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +45,7 @@ if [ -n "$output" ]; then
     rm -f "$output.body"
     mv "$output.tmp" "$output"
     echo "benchmark: results written to $output"
+    utilities/benchmark-plot.sh "$output" "${output%.md}.svg"
 else
     utilities/benchmark/ovs-percpu-benchmark --commit="$commit" \
         --command="utilities/benchmark.sh $*" "$@"

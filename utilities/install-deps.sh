@@ -5,6 +5,8 @@
 # guest running Linux's own ipip device for the interop test
 # (tests/qemu/ipip-guest.sh), since the host kernel cannot load modules.
 # clang (with its libFuzzer runtime) builds the fuzz targets of tests/fuzz.
+# gnuplot-nox draws the benchmark's plot (utilities/benchmark-plot.sh) and
+# linux-perf profiles it (performance.md).
 # The headers of that same kernel (linux-headers-VERSION, never the
 # linux-headers-amd64 meta package, which can move to a newer ABI than the
 # image) build the kernel datapath module in datapath/ that the guest loads.
@@ -13,7 +15,7 @@ set -e
 packages="openvswitch-source autoconf automake libtool pkg-config make gcc
     libssl-dev libcap-ng-dev libnuma-dev libunbound-dev libxdp-dev libbpf-dev
     python3 iproute2 iputils-ping iperf3 python3-scapy tcpdump procps
-    ethtool xz-utils libdpdk-dev clang
+    ethtool xz-utils libdpdk-dev clang gnuplot-nox linux-perf
     qemu-system-x86 linux-image-amd64 busybox-static cpio"
 
 missing=""

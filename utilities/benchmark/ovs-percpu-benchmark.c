@@ -41,6 +41,7 @@
 #include "benchmark-netdev.h"
 #include "benchmark-traffic.h"
 #include "dpif-percpu.h"
+#include "flow-table.h"
 #include "dpif-provider.h"
 #include "dpif.h"
 #include "dummy.h"
@@ -59,13 +60,24 @@ VLOG_DEFINE_THIS_MODULE(ovs_percpu_benchmark);
 #define OURS_TYPE "percpu"
 #define STOCK_TYPE "stock-netdev"
 
-/* The two datapaths, ours first. */
-static const struct {
+/* What a scenario compares.  Ours comes first, then its baseline. */
+struct datapath_variant {
     const char *type;
     const char *label;
-} datapaths[2] = {
-    { OURS_TYPE, "ovs-percpu" },
-    { STOCK_TYPE, "stock dpif-netdev" },
+    bool shared_stats;          /* other_config:benchmark-shared-flow-stats. */
+};
+
+/* Ours against stock, in most scenarios. */
+static const struct datapath_variant datapaths[2] = {
+    { OURS_TYPE, "ovs-percpu", false },
+    { STOCK_TYPE, "stock dpif-netdev", false },
+};
+
+/* Ours against itself with one shared, locked stats slot per flow, in the
+ * STATS_MODES scenarios. */
+static const struct datapath_variant stats_modes[2] = {
+    { OURS_TYPE, "ovs-percpu", false },
+    { OURS_TYPE, "ovs-percpu with shared locked stats", true },
 };
 
 /* Command-line settings. */
@@ -75,12 +87,18 @@ static const char *output_file;
 static const char *commit = "unknown";
 static const char *command_line;
 static const char *pcap_file;
-static bool quick;
+static bool quick;              /* --quick: every scenario, briefly. */
 static int only_datapath = -1;  /* --datapath: index in 'datapaths'. */
+static size_t flow_limit = FLOW_TABLE_MAX_FLOWS; /* other_config:flow-limit;
+                                                  * --flow-limit, to check
+                                                  * that a refusal fails. */
 
 enum scenario_kind {
     FORWARDING,                 /* Mpps once every flow is installed. */
     FLOW_SETUP,                 /* Megaflows set up per second. */
+    STATS_MODES,                /* FORWARDING, ours with per-thread stats
+                                 * slots against ours with a shared, locked
+                                 * one ('stats_modes'). */
 };
 
 struct scenario {
@@ -95,15 +113,34 @@ struct scenario {
 struct measurement {
     double mpps;                /* FORWARDING: packets per second / 1e6. */
     double cycles_per_packet;   /* FORWARDING: TSC cycles of all threads. */
+    double cpu_ns_per_packet;   /* FORWARDING: CPU time the process used,
+                                 * per packet: unlike the TSC, not counting
+                                 * time other processes took from it. */
     double setup_per_sec;       /* FLOW_SETUP: megaflows per second. */
     double upcalls_per_flow;    /* FLOW_SETUP: upcalls / distinct flows. */
     double flows_held;          /* FLOW_SETUP: n_flows the datapath holds. */
     double bytes_per_flow;      /* FLOW_SETUP: heap growth / distinct flows. */
 };
 
+/* --quick's defaults: one round of this many seconds per datapath, unless
+ * --rounds or --seconds say otherwise.  Enough for every scenario to set
+ * up its flows and print a ratio, not for figures worth keeping. */
+#define QUICK_ROUNDS 1
+#define QUICK_SECONDS 0.2
+
+/* How long a scenario's flows may take to be set up before the benchmark
+ * gives up on it. */
+#define SETUP_TIMEOUT_MS (120 * 1000)
+
+/* A datapath that refuses megaflows (its flow limit, a full table) upcalls
+ * the same flows again and again: more upcalls than this many per flow and
+ * thread means that the scenario cannot reach its flow count. */
+#define MAX_UPCALLS_PER_FLOW 4
+
 /* One datapath set up for a scenario. */
 struct testbed {
     struct dpif *dpif;
+    const char *label;          /* The datapath's name in messages. */
     struct netdev *generator;
     struct netdev *sink;
     odp_port_t generator_port;
@@ -116,6 +153,16 @@ monotonic_ns(void)
     struct timespec ts;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* CPU time used by every thread of this process, in ns. */
+static uint64_t
+process_cpu_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
@@ -165,10 +212,38 @@ cpu_mask_for(int n_threads)
     return xstrdup(n_threads == 1 ? "0x2" : "0x3");
 }
 
+/* The megaflows a scenario needs our datapath to hold: every flow once,
+ * however many threads hit it. */
+static size_t
+flows_needed(const struct scenario *sc, const struct benchmark_frames *frames)
+{
+    return sc->n_flows ? sc->n_flows : frames->n;
+}
+
+/* Fails, naming the scenario, if our datapath cannot hold the scenario's
+ * flows at all (FLOW_TABLE_MAX_FLOWS is the table's own bound, which no
+ * other_config:flow-limit raises). */
 static void
-testbed_open(struct testbed *tb, const char *type,
+check_scenario_fits(const struct scenario *sc,
+                    const struct benchmark_frames *frames)
+{
+    if (flows_needed(sc, frames) > FLOW_TABLE_MAX_FLOWS) {
+        ovs_fatal(0, "%s: %"PRIuSIZE" flows is more than the %"PRIuSIZE
+                  " megaflows our table can hold (FLOW_TABLE_MAX_FLOWS)",
+                  sc->name, flows_needed(sc, frames), FLOW_TABLE_MAX_FLOWS);
+    }
+}
+
+/* Opens datapath 'type' ('label' in messages) with the generator and the
+ * sink for scenario 'sc'.  Sets what the scenario needs that a default
+ * configuration would refuse: other_config:flow-limit (ofproto's default,
+ * 200000, is below the 1M-flow scenarios), to the table's maximum unless
+ * --flow-limit says otherwise. */
+static void
+testbed_open(struct testbed *tb, const struct datapath_variant *dv,
              const struct scenario *sc, const struct benchmark_frames *frames)
 {
+    const char *type = dv->type;
     struct smap config = SMAP_INITIALIZER(&config);
     struct smap options = SMAP_INITIALIZER(&options);
     char *mask = cpu_mask_for(sc->n_threads);
@@ -176,6 +251,7 @@ testbed_open(struct testbed *tb, const char *type,
     int error;
 
     memset(tb, 0, sizeof *tb);
+    tb->label = dv->label;
     tb->sink_port = tb->generator_port = ODPP_NONE;
     error = dpif_create_and_open("benchmark", type, &tb->dpif);
     if (error) {
@@ -184,6 +260,10 @@ testbed_open(struct testbed *tb, const char *type,
     dpif_register_upcall_cb(tb->dpif, benchmark_upcall, NULL);
     dpif_enable_upcall(tb->dpif);
     smap_add(&config, "pmd-cpu-mask", mask);
+    smap_add_format(&config, "flow-limit", "%"PRIuSIZE, flow_limit);
+    smap_add(&config, "benchmark-shared-flow-stats",
+             dv->shared_stats ? "true" : "false");
+    check_scenario_fits(sc, frames);
     dpif_set_config(tb->dpif, &config);
     dpif_run(tb->dpif);
 
@@ -244,14 +324,22 @@ testbed_close(struct testbed *tb)
  * installed where each thread looks for it.  (A datapath may pause its
  * upcalls for a while, growing a big hash table: the flow count keeps such
  * a pause from passing for the end.)  Returns the time of the last upcall
- * seen, in ns, or 0 on timeout. */
+ * seen, in ns.
+ *
+ * Exits with a message naming scenario 'sc' and the datapath, rather than
+ * measuring a scenario that did not set up: on SETUP_TIMEOUT_MS, and as
+ * soon as the upcalls show that the datapath refuses flows (more than
+ * MAX_UPCALLS_PER_FLOW per flow and thread). */
 static uint64_t
-wait_for_upcalls_to_stop(const struct testbed *tb, int quiet_ms,
-                         int timeout_ms, uint64_t min_flows)
+wait_for_upcalls_to_stop(const struct testbed *tb, const struct scenario *sc,
+                         int quiet_ms, uint64_t min_flows)
 {
-    uint64_t last = benchmark_upcalls();
+    uint64_t first = benchmark_upcalls();
+    uint64_t last = first;
     uint64_t last_change = monotonic_ns();
-    uint64_t deadline = last_change + timeout_ms * 1000000ULL;
+    uint64_t deadline = last_change + SETUP_TIMEOUT_MS * 1000000ULL;
+    uint64_t max_upcalls = (min_flows * sc->n_threads + 1000)
+                           * MAX_UPCALLS_PER_FLOW;
 
     for (;;) {
         uint64_t now, n;
@@ -266,8 +354,18 @@ wait_for_upcalls_to_stop(const struct testbed *tb, int quiet_ms,
                    && datapath_n_flows(tb) >= min_flows) {
             return last_change;
         }
+        if (n - first > max_upcalls) {
+            ovs_fatal(0, "%s: %s refuses flows: %"PRIu64" upcalls for %"
+                      PRIu64" flows, and it holds %"PRIu64" (flow limit? "
+                      "see the log above)", sc->name, tb->label, n - first,
+                      min_flows, datapath_n_flows(tb));
+        }
         if (now > deadline) {
-            return 0;
+            ovs_fatal(0, "%s: %s: flows still being set up after %d s "
+                      "(%"PRIu64" of %"PRIu64" flows held, %"PRIu64
+                      " upcalls)", sc->name, tb->label,
+                      SETUP_TIMEOUT_MS / 1000, datapath_n_flows(tb),
+                      min_flows, n - first);
         }
     }
 }
@@ -276,27 +374,31 @@ static void
 measure_forwarding(const struct testbed *tb, const struct scenario *sc,
                    struct measurement *m)
 {
-    uint64_t ns0, ns1, tsc0, tsc1, pkts0, pkts1;
+    uint64_t ns0, ns1, tsc0, tsc1, pkts0, pkts1, cpu0, cpu1;
 
     benchmark_generator_start();
-    if (!wait_for_upcalls_to_stop(tb, 300, 120 * 1000,
-                                  sc->n_flows ? sc->n_flows : 1)) {
-        ovs_fatal(0, "%s: flows still being set up after 120 s", sc->name);
-    }
+    wait_for_upcalls_to_stop(tb, sc, 300, sc->n_flows ? sc->n_flows : 1);
 
     pkts0 = benchmark_sink_packets();
     ns0 = monotonic_ns();
     tsc0 = tsc_read();
+    cpu0 = process_cpu_ns();
     testbed_idle(tb, seconds * 1000);
     pkts1 = benchmark_sink_packets();
     ns1 = monotonic_ns();
     tsc1 = tsc_read();
+    cpu1 = process_cpu_ns();
 
+    if (pkts1 == pkts0) {
+        ovs_fatal(0, "%s: %s forwarded no packets in %.1f s", sc->name,
+                  tb->label, seconds);
+    }
     m->mpps = (pkts1 - pkts0) * 1e3 / (ns1 - ns0);
     m->cycles_per_packet = (pkts1 > pkts0 && tsc1 > tsc0
                             ? (double) (tsc1 - tsc0) * sc->n_threads
                               / (pkts1 - pkts0)
                             : 0);
+    m->cpu_ns_per_packet = (double) (cpu1 - cpu0) / (pkts1 - pkts0);
 }
 
 static void
@@ -310,10 +412,7 @@ measure_flow_setup(const struct testbed *tb, const struct scenario *sc,
     upcalls0 = benchmark_upcalls();
     start = monotonic_ns();
     benchmark_generator_start();
-    end = wait_for_upcalls_to_stop(tb, 300, 120 * 1000, frames->n);
-    if (!end) {
-        ovs_fatal(0, "%s: flows still being set up after 120 s", sc->name);
-    }
+    end = wait_for_upcalls_to_stop(tb, sc, 300, frames->n);
 
     m->setup_per_sec = frames->n * 1e9 / (end - start);
     m->upcalls_per_flow = (double) (benchmark_upcalls() - upcalls0)
@@ -326,14 +425,14 @@ measure_flow_setup(const struct testbed *tb, const struct scenario *sc,
 }
 
 static void
-run_once(const struct scenario *sc, const char *type,
+run_once(const struct scenario *sc, const struct datapath_variant *dv,
          const struct benchmark_frames *frames, struct measurement *m)
 {
     struct testbed tb;
 
     memset(m, 0, sizeof *m);
-    testbed_open(&tb, type, sc, frames);
-    if (sc->kind == FORWARDING) {
+    testbed_open(&tb, dv, sc, frames);
+    if (sc->kind != FLOW_SETUP) {
         measure_forwarding(&tb, sc, m);
     } else {
         measure_flow_setup(&tb, sc, frames, m);
@@ -361,6 +460,7 @@ summarize(const struct measurement runs[], struct measurement *out)
 {
     MEDIAN_OF(mpps);
     MEDIAN_OF(cycles_per_packet);
+    MEDIAN_OF(cpu_ns_per_packet);
     MEDIAN_OF(setup_per_sec);
     MEDIAN_OF(upcalls_per_flow);
     MEDIAN_OF(flows_held);
@@ -371,6 +471,8 @@ static void
 run_scenario(const struct scenario *sc, struct result *result)
 {
     struct benchmark_frames frames;
+    const struct datapath_variant *variants = (sc->kind == STATS_MODES
+                                               ? stats_modes : datapaths);
     struct measurement runs[2][64];
 
     if (pcap_file && !sc->n_flows) {
@@ -388,7 +490,7 @@ run_scenario(const struct scenario *sc, struct result *result)
     for (int r = 0; r < rounds; r++) {
         for (int d = 0; d < 2; d++) {
             if (only_datapath < 0 || only_datapath == d) {
-                run_once(sc, datapaths[d].type, &frames, &runs[d][r]);
+                run_once(sc, &variants[d], &frames, &runs[d][r]);
             } else {
                 memset(&runs[d][r], 0, sizeof runs[d][r]);
             }
@@ -412,10 +514,13 @@ format_forwarding_row(struct ds *s, const struct result *r)
 {
     const struct measurement *ours = &r->dp[0], *stock = &r->dp[1];
 
-    ds_put_format(s, "| %s | %.2f | %.2f | %.2f | %.0f | %.0f |\n",
+    ds_put_format(s, "| %s | %.2f | %.2f | %.2f | %.0f | %.0f "
+                  "| %.0f | %.0f | %.2f |\n",
                   r->scenario->name, ours->mpps, stock->mpps,
                   ratio(ours->mpps, stock->mpps), ours->cycles_per_packet,
-                  stock->cycles_per_packet);
+                  stock->cycles_per_packet, ours->cpu_ns_per_packet,
+                  stock->cpu_ns_per_packet,
+                  ratio(stock->cpu_ns_per_packet, ours->cpu_ns_per_packet));
 }
 
 static void
@@ -488,12 +593,33 @@ format_report(struct ds *s, const struct result results[], size_t n)
     if (has_kind(results, n, FORWARDING)) {
         ds_put_cstr(s, "Forwarding, once every flow is installed (64-byte "
                     "UDP frames; cycles are TSC cycles of all PMD threads "
-                    "per packet):\n\n"
+                    "per packet; CPU ns are the CPU time the process used "
+                    "per packet, which time taken by other processes does "
+                    "not inflate, and their ratio is stock's over ours):"
+                    "\n\n"
                     "| scenario | ours Mpps | stock Mpps | ratio "
-                    "| ours cycles/pkt | stock cycles/pkt |\n"
-                    "|---|---:|---:|---:|---:|---:|\n");
+                    "| ours cycles/pkt | stock cycles/pkt "
+                    "| ours CPU ns/pkt | stock CPU ns/pkt | CPU ratio |\n"
+                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (size_t i = 0; i < n; i++) {
             if (results[i].scenario->kind == FORWARDING) {
+                format_forwarding_row(s, &results[i]);
+            }
+        }
+        ds_put_char(s, '\n');
+    }
+    if (has_kind(results, n, STATS_MODES)) {
+        ds_put_cstr(s, "Flow stats, ours against ours: one slot per thread "
+                    "(the default) against one shared slot per flow under "
+                    "a lock (other_config:benchmark-shared-flow-stats, for "
+                    "benchmarks only), both updated once per batch:\n\n"
+                    "| scenario | per-thread Mpps | shared locked Mpps "
+                    "| ratio | per-thread cycles/pkt "
+                    "| shared locked cycles/pkt | per-thread CPU ns/pkt "
+                    "| shared locked CPU ns/pkt | CPU ratio |\n"
+                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (size_t i = 0; i < n; i++) {
+            if (results[i].scenario->kind == STATS_MODES) {
                 format_forwarding_row(s, &results[i]);
             }
         }
@@ -528,31 +654,22 @@ static const struct scenario all_scenarios[] = {
     { "1M flows, 1 mask", FORWARDING, 1000000, 1, 1 },
     { "1M flows, 8 masks", FORWARDING, 1000000, 8, 1 },
     { "two threads, one megaflow", FORWARDING, 1, 1, 2 },
+    /* Where one shared table should win: stock's threads each hold a copy
+     * of every megaflow, so its working set is twice ours. */
+    { "two threads, each all of 1k flows", FORWARDING, 1000, 1, 2 },
+    { "two threads, each all of 10k flows", FORWARDING, 10000, 1, 2 },
+    { "two threads, each all of 100k flows", FORWARDING, 100000, 1, 2 },
+    { "two threads, each all of 1M flows", FORWARDING, 1000000, 1, 2 },
+    { "stats slots, two threads, one megaflow", STATS_MODES, 1, 1, 2 },
+    { "stats slots, two threads, 1k megaflows", STATS_MODES, 1000, 1, 2 },
     { "flow setup, 100k flows, 1 thread", FLOW_SETUP, 100000, 1, 1 },
     { "flow setup, 100k flows, 2 threads", FLOW_SETUP, 100000, 1, 2 },
-};
-
-/* The smaller set that --quick runs. */
-static const char *quick_scenarios[] = {
-    "one flow (exact-match cache hits)", "10k flows, 8 masks",
-    "two threads, one megaflow", "flow setup, 100k flows, 2 threads",
 };
 
 static bool
 scenario_selected(const struct scenario *sc, const char *only)
 {
-    if (only) {
-        return strstr(sc->name, only) != NULL;
-    }
-    if (quick) {
-        for (size_t i = 0; i < ARRAY_SIZE(quick_scenarios); i++) {
-            if (!strcmp(sc->name, quick_scenarios[i])) {
-                return true;
-            }
-        }
-        return false;
-    }
-    return true;
+    return !only || strstr(sc->name, only) != NULL;
 }
 
 static void
@@ -563,13 +680,16 @@ usage(void)
            "  --rounds=N      runs per datapath and scenario (default 3)\n"
            "  --seconds=S     measuring time per run (default 2)\n"
            "  --only=TEXT     only scenarios whose name contains TEXT\n"
-           "  --quick         a few representative scenarios\n"
+           "  --quick         every scenario, one short round (%d x %.1f s)\n"
            "  --pcap=FILE     also forward FILE's packets, replayed\n"
            "  --datapath=ours|stock  run one datapath only, to profile it\n"
+           "  --flow-limit=N  our other_config:flow-limit (default the "
+           "table's maximum),\n"
+           "                  to check that a scenario beyond it fails\n"
            "  --output=FILE   write the results table to FILE\n"
            "  --commit=ID     the commit to name in the results\n"
            "  --command=TEXT  the command to name in the results\n",
-           program_name, program_name);
+           program_name, program_name, QUICK_ROUNDS, QUICK_SECONDS);
     exit(EXIT_SUCCESS);
 }
 
@@ -583,6 +703,7 @@ parse_options(int argc, char *argv[])
         {"quick", no_argument, NULL, 'q'},
         {"pcap", required_argument, NULL, 'p'},
         {"datapath", required_argument, NULL, 'd'},
+        {"flow-limit", required_argument, NULL, 'l'},
         {"output", required_argument, NULL, 'w'},
         {"commit", required_argument, NULL, 'c'},
         {"command", required_argument, NULL, 'C'},
@@ -590,6 +711,8 @@ parse_options(int argc, char *argv[])
         {NULL, 0, NULL, 0},
     };
     const char *only = NULL;
+    bool rounds_set = false, seconds_set = false;
+    unsigned long long value;
 
     for (;;) {
         int c = getopt_long(argc, argv, "", long_options, NULL);
@@ -600,12 +723,14 @@ parse_options(int argc, char *argv[])
         switch (c) {
         case 'r':
             rounds = atoi(optarg);
+            rounds_set = true;
             if (rounds < 1 || rounds > 64) {
                 ovs_fatal(0, "--rounds must be between 1 and 64");
             }
             break;
         case 's':
             seconds = atof(optarg);
+            seconds_set = true;
             if (seconds < 0.1 || seconds > 600) {
                 ovs_fatal(0, "--seconds must be between 0.1 and 600");
             }
@@ -628,6 +753,14 @@ parse_options(int argc, char *argv[])
                 ovs_fatal(0, "--datapath must be \"ours\" or \"stock\"");
             }
             break;
+        case 'l':
+            if (!str_to_ullong(optarg, 10, &value) || !value
+                || value > FLOW_TABLE_MAX_FLOWS) {
+                ovs_fatal(0, "--flow-limit must be between 1 and %"PRIuSIZE,
+                          FLOW_TABLE_MAX_FLOWS);
+            }
+            flow_limit = value;
+            break;
         case 'w':
             output_file = optarg;
             break;
@@ -643,6 +776,10 @@ parse_options(int argc, char *argv[])
         default:
             exit(EXIT_FAILURE);
         }
+    }
+    if (quick) {
+        rounds = rounds_set ? rounds : QUICK_ROUNDS;
+        seconds = seconds_set ? seconds : QUICK_SECONDS;
     }
     if (optind != argc) {
         ovs_fatal(0, "unexpected argument %s (use --help)", argv[optind]);
