@@ -37,6 +37,7 @@ TESTSUITE_AT = \
 	tests/percpu-flow-limit.at \
 	tests/percpu-faults.at \
 	tests/percpu-hostile.at \
+	tests/system-ovn.at \
 	tests/percpu-kernel.at \
 	tests/percpu-kernel-flow.at \
 	tests/kernel-ovs-ipip.at \

@@ -10,13 +10,18 @@
 # The headers of that same kernel (linux-headers-VERSION, never the
 # linux-headers-amd64 meta package, which can move to a newer ABI than the
 # image) build the kernel datapath module in datapath/ that the guest loads.
+# ovn-central and ovn-host (OVN 23.03, built against OVS 3.1) run the
+# two-chassis OVN sandbox (utilities/ovn-sandbox.sh, Documentation/ovn.md).
+# ovn-host pulls in Debian's openvswitch-switch, whose daemons must never
+# start: our sandboxes run their own, with run directories of their own.
 set -e
 
 packages="openvswitch-source autoconf automake libtool pkg-config make gcc
     libssl-dev libcap-ng-dev libnuma-dev libunbound-dev libxdp-dev libbpf-dev
     python3 iproute2 iputils-ping iperf3 python3-scapy tcpdump procps
     ethtool xz-utils libdpdk-dev clang gnuplot-nox linux-perf
-    qemu-system-x86 linux-image-amd64 busybox-static cpio"
+    qemu-system-x86 linux-image-amd64 busybox-static cpio
+    ovn-central ovn-host"
 
 missing=""
 for p in $packages; do
@@ -27,7 +32,24 @@ if [ -n "$missing" ]; then
     echo "install-deps: installing:$missing"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q || true
-    apt-get install -y -q --no-install-recommends $missing
+    # The packages' maintainer scripts ask invoke-rc.d (and
+    # deb-systemd-invoke) before they start a service; a policy-rc.d that
+    # exits 101 refuses, so that openvswitch-switch, ovn-central and
+    # ovn-host install without starting ovsdb-server, ovs-vswitchd,
+    # ovn-northd or ovn-controller.  One already in place is kept.
+    policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        policy=/usr/sbin/policy-rc.d
+        printf '#!/bin/sh\nexit 101\n' > "$policy"
+        chmod 755 "$policy"
+        trap 'rm -f "$policy"' EXIT
+    fi
+    apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+        --no-install-recommends $missing
+    if [ -n "$policy" ]; then
+        rm -f "$policy"
+        trap - EXIT
+    fi
 fi
 
 # The kernel the guest boots is the newest -amd64 image installed (as
