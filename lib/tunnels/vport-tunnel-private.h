@@ -29,7 +29,9 @@
 #include "datapath.h"
 #include "dp-packet.h"
 #include "netdev-ipip.h"
+#include "netdev.h"
 #include "openvswitch/types.h"
+#include "ovs-atomic.h"
 #include "ovs-rcu.h"
 #include "pmd.h"
 #include "thread-counters.h"
@@ -66,6 +68,11 @@ struct vport_tunnel {
     ovs_be16 udp_port;              /* UDP destination port, for the UDP
                                      * types; set by the main thread before
                                      * the port is published. */
+    atomic_uint32_t exts;           /* The netdev config's 'exts'
+                                     * (OVS_VXLAN_EXT_*): written by the
+                                     * main thread, at creation and as the
+                                     * endpoints are published; read by
+                                     * the forwarding threads. */
     size_t n_threads;               /* Elements in 'rx'. */
     struct vport_tunnel_rx *rx;     /* One per forwarding thread. */
     const void *config_seen;        /* Main thread: the netdev config the
@@ -158,6 +165,27 @@ vport_tunnel_thread_state(struct pmd_thread *t)
 }
 
 /* vport-tunnel.c. */
+/* Forwarding threads: 'vport''s `exts` option (OVS_VXLAN_EXT_* bits). */
+static inline uint32_t
+vport_tunnel_exts(struct vport_tunnel *vport)
+{
+    uint32_t exts;
+
+    atomic_read_relaxed(&vport->exts, &exts);
+    return exts;
+}
+
+/* Main thread: takes 'vport''s `exts` option from its netdev's
+ * configuration again. */
+static inline void
+vport_tunnel_refresh_exts(struct vport_tunnel *vport)
+{
+    const struct netdev_tunnel_config *cfg
+        = netdev_get_tunnel_config(vport->port->netdev);
+
+    atomic_store_relaxed(&vport->exts, cfg ? cfg->exts : 0);
+}
+
 void vport_tunnel_drop(struct pmd_thread *, struct vport_tunnel *,
                        struct dp_packet *, enum vport_tunnel_counter reason,
                        enum netdev_ipip_counter port_counter);

@@ -75,6 +75,8 @@ vport_tunnel_create(struct dp_port *port, const struct vport_tunnel_ops *ops,
         dp_packet_batch_init(&vport->rx[i].plain);
     }
     ops->endpoint(port->netdev, &local, &remote, &vport->udp_port);
+    atomic_init(&vport->exts, 0);
+    vport_tunnel_refresh_exts(vport);
     return vport;
 }
 
