@@ -4,7 +4,10 @@
 #      system tests (namespaces, veth, real traffic) one at a time, since
 #      they share the host's network devices;
 #   2. OVS's own tests that must pass against our ovs-vswitchd
-#      (tests/upstream/must-pass.txt);
+#      (tests/upstream/must-pass.txt), and of OVS's system-userspace suite
+#      (real traffic between namespaces) the quick subset in
+#      tests/upstream/userspace-must-pass.txt (make
+#      check-upstream-userspace, about 4 minutes);
 #   3. the kernel datapath in a qemu/TCG guest: our kernel tests (make
 #      check-kernel, less the longer ipip ones: KERNEL_CI_TESTS) and
 #      OVS's kernel-datapath tests of the CI subset
@@ -44,6 +47,9 @@ make check TESTSUITEFLAGS="-k system" || failed=1
 tests/upstream/run-upstream.sh -j 3 -o tests/upstream/results.txt \
     -c tests/upstream/must-pass.txt dpif-netdev tunnel ofproto-dpif \
     || failed=1
+userspace_start=$(date +%s)
+make check-upstream-userspace || failed=1
+echo "run-tests: OVS system-userspace step: $(($(date +%s) - userspace_start)) s"
 
 kernel_start=$(date +%s)
 make check-kernel KERNEL_TESTS="\$(KERNEL_CI_TESTS)" || failed=1
