@@ -38,7 +38,8 @@ TESTSUITE_AT = \
 	tests/percpu-kernel.at \
 	tests/percpu-kernel-flow.at \
 	tests/kernel-ovs-ipip.at \
-	tests/kernel-ipip.at
+	tests/kernel-ipip.at \
+	tests/percpu-install.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
@@ -55,7 +56,7 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/upstream/run-kmod.sh tests/upstream/kmod-minimal.txt \
 	tests/upstream/kmod-must-pass.txt tests/upstream/kmod-ci.txt \
 	tests/upstream/run-upstream.sh tests/upstream/must-pass.txt \
-	tests/upstream/userspace-must-pass.txt
+	tests/upstream/userspace-must-pass.txt utilities/build-deb.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests

@@ -14,7 +14,8 @@ packages="openvswitch-source autoconf automake libtool pkg-config make gcc
     libssl-dev libcap-ng-dev libnuma-dev libunbound-dev libxdp-dev libbpf-dev
     python3 iproute2 iputils-ping iperf3 python3-scapy tcpdump procps
     ethtool xz-utils libdpdk-dev clang
-    qemu-system-x86 linux-image-amd64 busybox-static cpio"
+    qemu-system-x86 linux-image-amd64 busybox-static cpio
+    openvswitch-switch dpkg-dev"
 
 missing=""
 for p in $packages; do
@@ -24,8 +25,24 @@ done
 if [ -n "$missing" ]; then
     echo "install-deps: installing:$missing"
     export DEBIAN_FRONTEND=noninteractive
+    # openvswitch-switch (stock's service, which the install test and
+    # utilities/build-deb.sh's package use) must not start a system switch
+    # that our tests would meet: while apt runs, a policy-rc.d refuses
+    # every service start, unless the machine has one of its own.
+    policy=
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        policy=/usr/sbin/policy-rc.d
+        printf '#!/bin/sh\n# install-deps.sh: no service starts.\nexit 101\n' \
+            > "$policy"
+        chmod 755 "$policy"
+        trap 'rm -f "$policy"' EXIT
+    fi
     apt-get update -q || true
     apt-get install -y -q --no-install-recommends $missing
+    if [ -n "$policy" ]; then
+        rm -f "$policy"
+        trap - EXIT
+    fi
 fi
 
 # The kernel the guest boots is the newest -amd64 image installed (as
