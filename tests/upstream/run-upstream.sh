@@ -5,8 +5,8 @@
 # Usage:
 #   run-upstream.sh [OPTION]... [-o RESULTS] KEYWORD...
 #       Runs every OVS test with one of the autotest KEYWORDs (e.g.
-#       dpif-netdev, ofproto-dpif, tunnel; "all" is the whole suite), prints how many passed, and
-#       writes "KEYWORD NUM pass|fail|skip TITLE" lines to RESULTS
+#       dpif-netdev, ofproto-dpif, tunnel; "all": the whole suite), prints
+#       how many passed, and writes "KEYWORD NUM pass|fail|skip TITLE" lines to RESULTS
 #       (default upstream-results.txt).
 #   run-upstream.sh [OPTION]... -c MUST_PASS
 #       Runs only the tests titled in MUST_PASS (one title a line, '#'
@@ -29,7 +29,8 @@
 #             against stock's ovs-vswitchd, the baseline
 #   -T TIMES  run the tests one at a time, each in a testsuite run of its
 #             own, and write "NUM pass|fail|skip SECONDS TITLE" lines to
-#             TIMES
+#             TIMES (the seconds a test took, waiting for the lock not
+#             counted)
 #   -L DIR    where the logs of failed tests are kept (default
 #             tests/upstream/failed of our build)
 #
@@ -89,11 +90,14 @@ system-*)
 esac
 
 # Runs the suite with the arguments "$@", under the system lock if it
-# needs one.
+# needs one, and writes the time it started (the lock held) to
+# $workdir/started.
 run_suite() {
     if [ -n "$lock" ]; then
-        flock "$lock" "$testsuite" "$@"
+        flock "$lock" sh -c 'date +%s.%N > "$0"; exec "$@"' \
+            "$workdir/started" "$testsuite" "$@"
     else
+        date +%s.%N > "$workdir/started"
         "$testsuite" "$@"
     fi
 }
@@ -150,10 +154,10 @@ run_tests() {
     : > "$workdir/run.out"
     list_tests "$@" > "$workdir/timed.list"
     while read -r num title; do
-        start=$(date +%s.%N)
         run_suite -C "$workdir" AUTOTEST_PATH="$path" "$num" \
             >> "$workdir/run.out" 2>&1 < /dev/null || true
         end=$(date +%s.%N)
+        start=$(cat "$workdir/started" 2>/dev/null || echo "$end")
         status=$(test_status "$num")
         # The suite's directory holds only this test's (named with zeros
         # in front of its number).
