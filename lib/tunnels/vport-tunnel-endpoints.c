@@ -231,7 +231,6 @@ vport_tunnel_publish_endpoints(struct datapath *dp)
         }
         vport->config_seen = vport->ops->endpoint(port->netdev, &local,
                                                   &remote, &udp_port);
-        vport_tunnel_refresh_exts(vport);
         if (vport->config_seen) {
             vport_tunnel_endpoints_add(eps, vport->ops, local, remote,
                                        udp_port, vport);

@@ -68,11 +68,12 @@ struct vport_tunnel {
     ovs_be16 udp_port;              /* UDP destination port, for the UDP
                                      * types; set by the main thread before
                                      * the port is published. */
-    atomic_uint32_t exts;           /* The netdev config's 'exts'
-                                     * (OVS_VXLAN_EXT_*): written by the
-                                     * main thread, at creation and as the
-                                     * endpoints are published; read by
-                                     * the forwarding threads. */
+    atomic_uint32_t exts;           /* The `exts` (OVS_VXLAN_EXT_*) of the
+                                     * OpenFlow port the datapath port was
+                                     * added for, as a kernel vport takes
+                                     * them at creation: written by the
+                                     * main thread, read by the forwarding
+                                     * threads. */
     size_t n_threads;               /* Elements in 'rx'. */
     struct vport_tunnel_rx *rx;     /* One per forwarding thread. */
     const void *config_seen;        /* Main thread: the netdev config the
@@ -173,17 +174,6 @@ vport_tunnel_exts(struct vport_tunnel *vport)
 
     atomic_read_relaxed(&vport->exts, &exts);
     return exts;
-}
-
-/* Main thread: takes 'vport''s `exts` option from its netdev's
- * configuration again. */
-static inline void
-vport_tunnel_refresh_exts(struct vport_tunnel *vport)
-{
-    const struct netdev_tunnel_config *cfg
-        = netdev_get_tunnel_config(vport->port->netdev);
-
-    atomic_store_relaxed(&vport->exts, cfg ? cfg->exts : 0);
 }
 
 void vport_tunnel_drop(struct pmd_thread *, struct vport_tunnel *,

@@ -212,6 +212,7 @@ struct vport_tunnel_ops {
 };
 
 /* Main thread. */
+void vport_tunnel_set_exts(struct vport_tunnel *, uint32_t exts);
 const struct vport_tunnel_ops *vport_tunnel_ops_find(const struct netdev *);
 struct vport_tunnel *vport_tunnel_create(struct dp_port *,
                                          const struct vport_tunnel_ops *,
