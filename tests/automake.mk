@@ -41,7 +41,8 @@ TESTSUITE_AT = \
 	tests/percpu-kernel.at \
 	tests/percpu-kernel-flow.at \
 	tests/kernel-ovs-ipip.at \
-	tests/kernel-ipip.at
+	tests/kernel-ipip.at \
+	tests/percpu-install.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
@@ -56,7 +57,9 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/qemu/kernel-guest-pid1.pl tests/qemu/kernel-guest-run.sh \
 	tests/qemu/modprobe-standin.sh tests/qemu/kernel-check.sh \
 	tests/upstream/run-kmod.sh tests/upstream/kmod-minimal.txt \
-	tests/upstream/kmod-must-pass.txt tests/upstream/kmod-ci.txt
+	tests/upstream/kmod-must-pass.txt tests/upstream/kmod-ci.txt \
+	tests/upstream/run-upstream.sh tests/upstream/must-pass.txt \
+	tests/upstream/userspace-must-pass.txt utilities/build-deb.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
@@ -87,7 +90,8 @@ check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 
 clean-local:
 	test ! -f '$(TESTSUITE)' || $(SHELL) '$(TESTSUITE)' -C tests --clean
-	rm -rf fuzz-work sanitizer-logs tests/kernel-results tests/upstream/kmod-results
+	rm -rf fuzz-work sanitizer-logs tests/kernel-results tests/upstream/kmod-results \
+	  tests/upstream/userspace-results
 
 # The kernel datapath's tests run in the qemu/TCG guest of
 # tests/qemu/kernel-guest.sh (Documentation/testing.md, "The kernel
@@ -167,6 +171,43 @@ check-kernel-fuzz: all
 	$(kernel_guest_status)
 .PHONY: check-kernel check-kmod-must-pass check-kmod-ci check-kmod-upstream \
 	check-kernel-fuzz
+
+# OVS's system-userspace-testsuite (real traffic between namespaces)
+# against our ovs-vswitchd.  run-upstream.sh takes the system lock itself,
+# one test at a time: do not wrap make in flock.  Root only (it exits 77,
+# and the target succeeds with a note, for anyone else).
+UPSTREAM_USERSPACE_SUITE = system-userspace-testsuite
+UPSTREAM_USERSPACE_RESULTS = $(abs_builddir)/tests/upstream/userspace-results
+upstream_userspace = $(SHELL) $(srcdir)/tests/upstream/run-upstream.sh \
+	-s $(UPSTREAM_USERSPACE_SUITE) \
+	-L $(UPSTREAM_USERSPACE_RESULTS)/failed
+upstream_status = case $$status in \
+	  77) echo "$@: skipped (the reason is above)"; exit 0 ;; \
+	  *) exit $$status ;; esac
+
+# The tests that must pass (tests/upstream/userspace-must-pass.txt): what
+# CI runs, about 4 minutes.
+check-upstream-userspace: all
+	mkdir -p $(UPSTREAM_USERSPACE_RESULTS)
+	status=0; $(upstream_userspace) \
+	  -c $(srcdir)/tests/upstream/userspace-must-pass.txt || status=$$?; \
+	$(upstream_status)
+
+# The whole suite, against stock's ovs-vswitchd and then ours, side by
+# side: tests/upstream/userspace-results/{stock,ours}.txt get
+# "NUM pass|fail|skip SECONDS TITLE" per test.  Over an hour; never in CI.
+check-upstream-userspace-all: all
+	mkdir -p $(UPSTREAM_USERSPACE_RESULTS)
+	status=0; $(upstream_userspace) -P $(OVS_BUILDDIR)/vswitchd \
+	  -T $(UPSTREAM_USERSPACE_RESULTS)/stock.txt \
+	  -o $(UPSTREAM_USERSPACE_RESULTS)/stock-keywords.txt all \
+	  || status=$$?; \
+	[ $$status = 77 ] || $(upstream_userspace) \
+	  -T $(UPSTREAM_USERSPACE_RESULTS)/ours.txt \
+	  -o $(UPSTREAM_USERSPACE_RESULTS)/ours-keywords.txt all \
+	  || status=$$?; \
+	$(upstream_status)
+.PHONY: check-upstream-userspace check-upstream-userspace-all
 
 # Unit-test programs: each drives one module of lib/ directly with crafted
 # packets, and is run by the .at file of that module.  AUTOTEST_PATH

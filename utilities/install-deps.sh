@@ -14,6 +14,8 @@
 # two-chassis OVN sandbox (utilities/ovn-sandbox.sh, Documentation/ovn.md).
 # ovn-host pulls in Debian's openvswitch-switch, whose daemons must never
 # start: our sandboxes run their own, with run directories of their own.
+# dpkg-dev builds the .deb of utilities/build-deb.sh (Documentation/install.md),
+# which diverts openvswitch-switch's ovs-vswitchd to ours.
 set -e
 
 packages="openvswitch-source autoconf automake libtool pkg-config make gcc
@@ -21,7 +23,7 @@ packages="openvswitch-source autoconf automake libtool pkg-config make gcc
     python3 iproute2 iputils-ping iperf3 python3-scapy tcpdump procps
     ethtool xz-utils libdpdk-dev clang gnuplot-nox linux-perf
     qemu-system-x86 linux-image-amd64 busybox-static cpio
-    ovn-central ovn-host"
+    openvswitch-switch dpkg-dev ovn-central ovn-host"
 
 missing=""
 for p in $packages; do
@@ -31,19 +33,19 @@ done
 if [ -n "$missing" ]; then
     echo "install-deps: installing:$missing"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q || true
-    # The packages' maintainer scripts ask invoke-rc.d (and
-    # deb-systemd-invoke) before they start a service; a policy-rc.d that
-    # exits 101 refuses, so that openvswitch-switch, ovn-central and
-    # ovn-host install without starting ovsdb-server, ovs-vswitchd,
-    # ovn-northd or ovn-controller.  One already in place is kept.
-    policy=""
+    # openvswitch-switch (stock's service, which the install test and
+    # utilities/build-deb.sh's package use) must not start a system switch
+    # that our tests would meet: while apt runs, a policy-rc.d refuses
+    # every service start, unless the machine has one of its own.
+    policy=
     if [ ! -e /usr/sbin/policy-rc.d ]; then
         policy=/usr/sbin/policy-rc.d
-        printf '#!/bin/sh\nexit 101\n' > "$policy"
+        printf '#!/bin/sh\n# install-deps.sh: no service starts.\nexit 101\n' \
+            > "$policy"
         chmod 755 "$policy"
         trap 'rm -f "$policy"' EXIT
     fi
+    apt-get update -q || true
     apt-get -o DPkg::Lock::Timeout=600 install -y -q \
         --no-install-recommends $missing
     if [ -n "$policy" ]; then

@@ -9,7 +9,10 @@
 #      run or does not reach its flow count; no thresholds: it prints its
 #      ratios, which on a shared CI machine mean little;
 #   2. OVS's own tests that must pass against our ovs-vswitchd
-#      (tests/upstream/must-pass.txt);
+#      (tests/upstream/must-pass.txt), and of OVS's system-userspace suite
+#      (real traffic between namespaces) the quick subset in
+#      tests/upstream/userspace-must-pass.txt (make
+#      check-upstream-userspace, about 4 minutes);
 #   3. the kernel datapath in a qemu/TCG guest: our kernel tests (make
 #      check-kernel, less the longer ipip ones: KERNEL_CI_TESTS) and
 #      OVS's kernel-datapath tests of the CI subset
@@ -53,6 +56,9 @@ echo "run-tests: benchmark --quick: $(($(date +%s) - bench_start)) s"
 tests/upstream/run-upstream.sh -j 3 -o tests/upstream/results.txt \
     -c tests/upstream/must-pass.txt dpif-netdev tunnel ofproto-dpif \
     || failed=1
+userspace_start=$(date +%s)
+make check-upstream-userspace || failed=1
+echo "run-tests: OVS system-userspace step: $(($(date +%s) - userspace_start)) s"
 
 kernel_start=$(date +%s)
 make check-kernel KERNEL_TESTS="\$(KERNEL_CI_TESTS)" || failed=1

@@ -407,9 +407,13 @@ afpacket_reconfigure(struct netdev *netdev)
         netdev->n_txq = 0;
     } else {
         if (!ifindex) {
-            VLOG_WARN("%s: interface missing: no packet is received, and "
-                      "every packet sent is dropped, until it comes back",
-                      netdev_get_name(netdev));
+            /* Worded as stock OVS's bridge words a port whose device is
+             * gone ("could not open network device"), which scripts and
+             * OVS's own tests filter from the log. */
+            VLOG_WARN("could not open network device %s (%s): no packet "
+                      "is received, and every packet sent is dropped, "
+                      "until it comes back", netdev_get_name(netdev),
+                      ovs_strerror(ENODEV));
         }
         netdev->n_rxq = dev->n_rxs;
         netdev->n_txq = dev->n_txqs;

@@ -46,6 +46,7 @@
 #include "openvswitch/vlog.h"
 #include "pmd.h"
 #include "seq.h"
+#include "vport-tunnel.h"
 #include "sset.h"
 #include "timeval.h"
 #include "util.h"
@@ -245,11 +246,27 @@ dpif_percpu_port_add(struct dpif *dpif, struct netdev *netdev,
                      odp_port_t *port_nop)
 {
     char namebuf[NETDEV_VPORT_NAME_BUFSIZE];
+    const struct netdev_tunnel_config *cfg;
+    struct datapath *dp = get_datapath(dpif);
     const char *name;
+    int error;
 
     name = netdev_vport_get_dpif_port(netdev, namebuf, sizeof namebuf);
-    return datapath_add_port(get_datapath(dpif), name,
-                             netdev_get_type(netdev), port_nop);
+    error = datapath_add_port(dp, name, netdev_get_type(netdev), port_nop);
+    cfg = netdev_get_tunnel_config(netdev);
+    if (!error && cfg && cfg->exts) {
+        struct dp_port *port;
+
+        /* The VXLAN extensions are the OpenFlow port's options, as
+         * dpif-netlink gives them to the kernel's vport. */
+        ovs_mutex_lock(&dp->reconfig_mutex);
+        port = datapath_lookup_port(dp, *port_nop);
+        if (port && port->tunnel) {
+            vport_tunnel_set_exts(port->tunnel, cfg->exts);
+        }
+        ovs_mutex_unlock(&dp->reconfig_mutex);
+    }
+    return error;
 }
 
 static int

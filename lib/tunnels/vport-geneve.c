@@ -83,7 +83,8 @@ geneve_copy_udpif(const struct flow_tnl *tnl, struct geneve_opt *opts,
 
 /* vport_tunnel_ops 'prepare' for geneve: carries Ethernet frames. */
 static bool
-geneve_prepare(struct dp_packet *packet, size_t *hlen)
+geneve_prepare(struct dp_packet *packet, size_t *hlen,
+               uint32_t exts OVS_UNUSED)
 {
     *hlen = GENEVE_TNL_BASE_HLEN + geneve_opts_len(&packet->md.tunnel);
     return packet->packet_type == htonl(PT_ETH);
@@ -94,7 +95,7 @@ geneve_prepare(struct dp_packet *packet, size_t *hlen)
  * options, laid out by OVS's tun_metadata_to_geneve_header(). */
 static void
 geneve_push(struct dp_packet *packet, const struct flow_tnl *tnl,
-            ovs_be16 udp_port)
+            ovs_be16 udp_port, uint32_t exts OVS_UNUSED)
 {
     ovs_be16 src_port = vport_tunnel_udp_src_port(packet);
     size_t opts_len = geneve_opts_len(tnl);

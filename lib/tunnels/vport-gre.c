@@ -68,7 +68,7 @@ gre_claims(const void *l4, size_t len)
  * whose packet type is an Ethertype (legacy_l3); the header carries a
  * checksum and a key if the tunnel metadata asks for them. */
 static bool
-gre_prepare(struct dp_packet *packet, size_t *hlen)
+gre_prepare(struct dp_packet *packet, size_t *hlen, uint32_t exts OVS_UNUSED)
 {
     const struct flow_tnl *tnl = &packet->md.tunnel;
 
@@ -83,7 +83,7 @@ gre_prepare(struct dp_packet *packet, size_t *hlen)
  * GRE header and the payload, RFC 2784) and the key (RFC 2890). */
 static void
 gre_push(struct dp_packet *packet, const struct flow_tnl *tnl,
-         ovs_be16 udp_port OVS_UNUSED)
+         ovs_be16 udp_port OVS_UNUSED, uint32_t exts OVS_UNUSED)
 {
     bool has_csum = tnl->flags & FLOW_TNL_F_CSUM;
     bool has_key = tnl->flags & FLOW_TNL_F_KEY;

@@ -115,7 +115,8 @@ ipip_gro_enabled(const struct netdev *netdev)
  * packet; of an Ethernet frame a flow outputs, its IPv4 packet, as Linux's
  * ipip device would. */
 static bool
-ipip_prepare(struct dp_packet *packet, size_t *hlen)
+ipip_prepare(struct dp_packet *packet, size_t *hlen,
+             uint32_t exts OVS_UNUSED)
 {
     if (packet->packet_type == htonl(PT_ETH)
         && dp_packet_size(packet) >= ETH_HEADER_LEN
@@ -134,7 +135,8 @@ ipip_prepare(struct dp_packet *packet, size_t *hlen)
 /* vport_tunnel_ops 'push' for ipip: nothing between the headers. */
 static void
 ipip_push(struct dp_packet *packet OVS_UNUSED,
-          const struct flow_tnl *tnl OVS_UNUSED, ovs_be16 udp_port OVS_UNUSED)
+          const struct flow_tnl *tnl OVS_UNUSED, ovs_be16 udp_port OVS_UNUSED,
+          uint32_t exts OVS_UNUSED)
 {
 }
 

@@ -29,7 +29,9 @@
 #include "datapath.h"
 #include "dp-packet.h"
 #include "netdev-ipip.h"
+#include "netdev.h"
 #include "openvswitch/types.h"
+#include "ovs-atomic.h"
 #include "ovs-rcu.h"
 #include "pmd.h"
 #include "thread-counters.h"
@@ -66,6 +68,12 @@ struct vport_tunnel {
     ovs_be16 udp_port;              /* UDP destination port, for the UDP
                                      * types; set by the main thread before
                                      * the port is published. */
+    atomic_uint32_t exts;           /* The `exts` (OVS_VXLAN_EXT_*) of the
+                                     * OpenFlow port the datapath port was
+                                     * added for, as a kernel vport takes
+                                     * them at creation: written by the
+                                     * main thread, read by the forwarding
+                                     * threads. */
     size_t n_threads;               /* Elements in 'rx'. */
     struct vport_tunnel_rx *rx;     /* One per forwarding thread. */
     const void *config_seen;        /* Main thread: the netdev config the
@@ -160,6 +168,16 @@ vport_tunnel_thread_state(struct pmd_thread *t)
 }
 
 /* vport-tunnel.c. */
+/* Forwarding threads: 'vport''s `exts` option (OVS_VXLAN_EXT_* bits). */
+static inline uint32_t
+vport_tunnel_exts(struct vport_tunnel *vport)
+{
+    uint32_t exts;
+
+    atomic_read_relaxed(&vport->exts, &exts);
+    return exts;
+}
+
 void vport_tunnel_drop(struct pmd_thread *, struct vport_tunnel *,
                        struct dp_packet *, enum vport_tunnel_counter reason,
                        enum netdev_ipip_counter port_counter);

@@ -516,7 +516,8 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
     vport_tunnel_port_count(t, vport, NETDEV_IPIP_TX_BYTES, inner_len);
     vport_tunnel_count__(t, VPORT_TNL_TX_ENCAP, 1);
 
-    vport->ops->push(packet, tnl, vport->udp_port);
+    vport->ops->push(packet, tnl, vport->udp_port,
+                     vport_tunnel_exts(vport));
     set_underlay_metadata(packet, u->port);
     push_outer(t, packet, vport->ops->ip_proto, &f, u);
     if (dp_packet_size(packet) - ETH_HEADER_LEN > u->mtu) {
@@ -592,7 +593,8 @@ vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
         struct in6_addr dst;
         size_t hlen;
 
-        if (!vport->ops->prepare(packet, &hlen) || !tunnel_dst(tnl, &dst)
+        if (!vport->ops->prepare(packet, &hlen, vport_tunnel_exts(vport))
+            || !tunnel_dst(tnl, &dst)
             || (IN6_IS_ADDR_V4MAPPED(&dst)
                 ? vport->ops->ipv6_only : !vport->ops->ipv6_underlay)) {
             tx_drop(t, vport, packet, VPORT_TNL_DROP_TX_INVALID);

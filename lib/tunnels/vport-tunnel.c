@@ -76,7 +76,19 @@ vport_tunnel_create(struct dp_port *port, const struct vport_tunnel_ops *ops,
         dp_packet_batch_init(&vport->rx[i].plain);
     }
     ops->endpoint(port->netdev, &local, &remote, &vport->udp_port);
+    atomic_init(&vport->exts, 0);
     return vport;
+}
+
+/* Sets the `exts` option (OVS_VXLAN_EXT_* bits) 'vport''s packets are sent
+ * with.  The datapath port's own netdev, opened by its datapath name
+ * (vxlan_sys_4789), has no options: the dpif passes those of the OpenFlow
+ * port it adds the datapath port for, as dpif-netlink gives them to the
+ * kernel's vport, where the first port of a UDP port sets them. */
+void
+vport_tunnel_set_exts(struct vport_tunnel *vport, uint32_t exts)
+{
+    atomic_store_relaxed(&vport->exts, exts);
 }
 
 /* Frees 'vport', once no forwarding thread can see it (after an RCU grace

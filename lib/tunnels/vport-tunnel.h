@@ -202,16 +202,18 @@ struct vport_tunnel_ops {
     /* Forwarding threads: checks that 'packet', output to the tunnel, is
      * something it carries (adjusting it if needed, e.g. ipip strips an
      * Ethernet header), sets '*hlen' to the length of the header push()
-     * will add, and returns true; returns false if it cannot be carried. */
-    bool (*prepare)(struct dp_packet *, size_t *hlen);
+     * will add, and returns true; returns false if it cannot be carried.
+     * 'exts' is the port's `exts` option (OVS_VXLAN_EXT_* bits, as
+     * struct netdev_tunnel_config has them). */
+    bool (*prepare)(struct dp_packet *, size_t *hlen, uint32_t exts);
 
     /* Forwarding threads: pushes the tunnel's own header (UDP and VXLAN,
      * GRE, ...) in front of 'packet' from its tunnel metadata 'tnl'
-     * ('udp_port': the vport's UDP destination port).  A UDP header's
-     * length and checksum are left for the caller, which knows the outer
-     * addresses. */
+     * ('udp_port': the vport's UDP destination port; 'exts': as for
+     * prepare()).  A UDP header's length and checksum are left for the
+     * caller, which knows the outer addresses. */
     void (*push)(struct dp_packet *, const struct flow_tnl *tnl,
-                 ovs_be16 udp_port);
+                 ovs_be16 udp_port, uint32_t exts);
 
     /* Forwarding threads, NULL if the type has no per-port counters of its
      * own: adds 'n' to counter 'counter' (an enum netdev_ipip_counter) of
@@ -221,6 +223,7 @@ struct vport_tunnel_ops {
 };
 
 /* Main thread. */
+void vport_tunnel_set_exts(struct vport_tunnel *, uint32_t exts);
 const struct vport_tunnel_ops *vport_tunnel_ops_find(const struct netdev *);
 struct vport_tunnel *vport_tunnel_create(struct dp_port *,
                                          const struct vport_tunnel_ops *,

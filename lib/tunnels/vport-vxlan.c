@@ -42,20 +42,56 @@ vxlan_endpoint(const struct netdev *netdev, ovs_be32 *local,
     return cfg;
 }
 
-/* vport_tunnel_ops 'prepare' for vxlan: carries Ethernet frames. */
+/* Returns the VXLAN-GPE next protocol for 'packet', or 0 if GPE cannot
+ * carry it: as OVS's netdev_vxlan_build_header(), an Ethernet frame, or an
+ * IPv4, IPv6, NSH or Ethernet packet of a legacy_l3 or packet-type-aware
+ * flow. */
+static uint8_t
+vxlan_gpe_next_protocol(const struct dp_packet *packet)
+{
+    if (packet->packet_type == htonl(PT_ETH)) {
+        return VXLAN_GPE_NP_ETHERNET;
+    }
+    if (pt_ns(packet->packet_type) != OFPHTN_ETHERTYPE) {
+        return 0;
+    }
+    switch (pt_ns_type(packet->packet_type)) {
+    case ETH_TYPE_IP:
+        return VXLAN_GPE_NP_IPV4;
+    case ETH_TYPE_IPV6:
+        return VXLAN_GPE_NP_IPV6;
+    case ETH_TYPE_NSH:
+        return VXLAN_GPE_NP_NSH;
+    case ETH_TYPE_TEB:
+        return VXLAN_GPE_NP_ETHERNET;
+    default:
+        return 0;
+    }
+}
+
+/* vport_tunnel_ops 'prepare' for vxlan: carries Ethernet frames, and with
+ * the GPE extension (options:exts=gpe) also L3 packets
+ * (vxlan_gpe_next_protocol()). */
 static bool
-vxlan_prepare(struct dp_packet *packet, size_t *hlen)
+vxlan_prepare(struct dp_packet *packet, size_t *hlen, uint32_t exts)
 {
     *hlen = VXLAN_TNL_HLEN;
+    if (exts & (1 << OVS_VXLAN_EXT_GPE)) {
+        return vxlan_gpe_next_protocol(packet) != 0;
+    }
     return packet->packet_type == htonl(PT_ETH);
 }
 
 /* vport_tunnel_ops 'push' for vxlan: the UDP header, its source port from
- * the inner flow's hash, and the VXLAN header with the VNI. */
+ * the inner flow's hash, and the VXLAN header with the VNI; with the GPE
+ * extension, its flags and next protocol, as OVS's
+ * netdev_vxlan_build_header() writes them.  vxlan_prepare() checked that
+ * the packet has a next protocol. */
 static void
 vxlan_push(struct dp_packet *packet, const struct flow_tnl *tnl,
-           ovs_be16 udp_port)
+           ovs_be16 udp_port, uint32_t exts)
 {
+    uint8_t next_protocol = vxlan_gpe_next_protocol(packet);
     ovs_be16 src_port = vport_tunnel_udp_src_port(packet);
     struct udp_header *udp = dp_packet_push_uninit(packet, VXLAN_TNL_HLEN);
     struct vxlanhdr *vxh = (struct vxlanhdr *) (udp + 1);
@@ -64,7 +100,13 @@ vxlan_push(struct dp_packet *packet, const struct flow_tnl *tnl,
     udp->udp_dst = udp_port;
     udp->udp_len = 0;
     udp->udp_csum = 0;
-    put_16aligned_be32(&vxh->vx_flags, htonl(VXLAN_FLAGS));
+    if (exts & (1 << OVS_VXLAN_EXT_GPE)) {
+        put_16aligned_be32(&vxh->vx_flags,
+                           htonl(VXLAN_FLAGS | VXLAN_HF_GPE));
+        vxh->vx_gpe.next_protocol = next_protocol;
+    } else {
+        put_16aligned_be32(&vxh->vx_flags, htonl(VXLAN_FLAGS));
+    }
     put_16aligned_be32(&vxh->vx_vni, htonl(ntohll(tnl->tun_id) << 8));
 }
 

@@ -5,8 +5,8 @@
 # Usage:
 #   run-upstream.sh [OPTION]... [-o RESULTS] KEYWORD...
 #       Runs every OVS test with one of the autotest KEYWORDs (e.g.
-#       dpif-netdev, ofproto-dpif, tunnel), prints how many passed, and
-#       writes "KEYWORD NUM pass|fail|skip TITLE" lines to RESULTS
+#       dpif-netdev, ofproto-dpif, tunnel; "all": the whole suite), prints
+#       how many passed, and writes "KEYWORD NUM pass|fail|skip TITLE" lines to RESULTS
 #       (default upstream-results.txt).
 #   run-upstream.sh [OPTION]... -c MUST_PASS
 #       Runs only the tests titled in MUST_PASS (one title a line, '#'
@@ -18,12 +18,19 @@
 #   -j N      run N tests at a time (default 2)
 #   -s SUITE  the suite to run, in OVS's tests/ (default testsuite; OVS's
 #             kernel-datapath tests are system-kmod-testsuite, which
-#             tests/upstream/run-kmod.sh runs in a qemu guest)
+#             tests/upstream/run-kmod.sh runs in a qemu guest).  A system
+#             suite (system-userspace-testsuite: real traffic between
+#             namespaces) needs root and runs one test at a time, each
+#             under the host's system lock (/tmp/ovs-percpu-system.lock,
+#             or $OVS_PERCPU_SYSTEM_LOCK), which it takes itself: do not
+#             wrap it in flock.
 #   -P DIR    put DIR first in AUTOTEST_PATH, before our ovs-vswitchd
-#             (repeatable)
+#             (repeatable); -P "$OVS_BUILDDIR/vswitchd" runs the suite
+#             against stock's ovs-vswitchd, the baseline
 #   -T TIMES  run the tests one at a time, each in a testsuite run of its
 #             own, and write "NUM pass|fail|skip SECONDS TITLE" lines to
-#             TIMES
+#             TIMES (the seconds a test took, waiting for the lock not
+#             counted)
 #   -L DIR    where the logs of failed tests are kept (default
 #             tests/upstream/failed of our build)
 #
@@ -62,6 +69,38 @@ OVS_BUILDDIR=${OVS_BUILDDIR:-/var/cache/ovs-percpu/ovs-build}
 PERCPU_BUILDDIR=${PERCPU_BUILDDIR:-$(cd "$here/../.." && pwd)}
 vswitchd=$PERCPU_BUILDDIR/vswitchd/ovs-vswitchd
 testsuite=$OVS_SRCDIR/tests/$suite
+[ -x "$testsuite" ] || {
+    echo "run-upstream: no suite $testsuite" >&2
+    exit 1
+}
+
+# A system suite creates namespaces, veths and bridges on the host: root
+# only, one test at a time, each under the system lock that every test
+# touching the host's devices takes.
+lock=
+case $suite in
+system-*)
+    if [ "$(id -u)" != 0 ]; then
+        echo "run-upstream: $suite needs root" >&2
+        exit 77
+    fi
+    jobs=1
+    lock=${OVS_PERCPU_SYSTEM_LOCK:-/tmp/ovs-percpu-system.lock}
+    ;;
+esac
+
+# Runs the suite with the arguments "$@", under the system lock if it
+# needs one, and writes the time it started (the lock held) to
+# $workdir/started.
+run_suite() {
+    if [ -n "$lock" ]; then
+        flock "$lock" sh -c 'date +%s.%N > "$0"; exec "$@"' \
+            "$workdir/started" "$testsuite" "$@"
+    else
+        date +%s.%N > "$workdir/started"
+        "$testsuite" "$@"
+    fi
+}
 faildir=${faildir:-$PERCPU_BUILDDIR/tests/upstream/failed}
 [ -z "$times" ] || : > "$times"
 
@@ -74,6 +113,7 @@ faildir=${faildir:-$PERCPU_BUILDDIR/tests/upstream/failed}
 # scratch directory of ours so that nothing is written into the OVS trees.
 workdir=$(mktemp -d /tmp/ovs-percpu-upstream.XXXXXX)
 trap 'rm -rf "$workdir"' EXIT
+trap 'exit 130' INT TERM
 sed "s|^at_top_build_prefix=.*|at_top_build_prefix='$OVS_BUILDDIR/'|" \
     "$OVS_BUILDDIR/tests/atconfig" > "$workdir/atconfig"
 cp "$OVS_BUILDDIR/tests/atlocal" "$workdir/atlocal"
@@ -95,17 +135,29 @@ list_tests() {
 run_tests() {
     if [ -z "$times" ]; then
         # The suite exits non-zero when a test fails; the caller decides.
-        "$testsuite" -C "$workdir" AUTOTEST_PATH="$path" -j"$jobs" "$@" \
-            > "$workdir/run.out" 2>&1 || true
+        if [ -z "$lock" ]; then
+            "$testsuite" -C "$workdir" AUTOTEST_PATH="$path" -j"$jobs" "$@" \
+                > "$workdir/run.out" 2>&1 || true
+            return
+        fi
+        # One test a lock, so that the host's other system tests get
+        # their turn between ours.  Autotest keeps a failed test's
+        # directory in $suite.dir across these runs.
+        : > "$workdir/run.out"
+        list_tests "$@" > "$workdir/locked.list"
+        while read -r num title; do
+            run_suite -C "$workdir" AUTOTEST_PATH="$path" "$num" \
+                >> "$workdir/run.out" 2>&1 < /dev/null || true
+        done < "$workdir/locked.list"
         return
     fi
     : > "$workdir/run.out"
     list_tests "$@" > "$workdir/timed.list"
     while read -r num title; do
-        start=$(date +%s.%N)
-        "$testsuite" -C "$workdir" AUTOTEST_PATH="$path" "$num" \
+        run_suite -C "$workdir" AUTOTEST_PATH="$path" "$num" \
             >> "$workdir/run.out" 2>&1 < /dev/null || true
         end=$(date +%s.%N)
+        start=$(cat "$workdir/started" 2>/dev/null || echo "$end")
         status=$(test_status "$num")
         # The suite's directory holds only this test's (named with zeros
         # in front of its number).
@@ -186,8 +238,14 @@ fi
 : > "$results.tmp"
 for keyword in "$@"; do
     echo "run-upstream: running OVS tests with keyword $keyword"
-    run_tests -k "$keyword"
-    list_tests -k "$keyword" > "$workdir/$keyword.list"
+    # "all" is every test of the suite.
+    if [ "$keyword" = all ]; then
+        set --
+    else
+        set -- -k "$keyword"
+    fi
+    run_tests "$@"
+    list_tests "$@" > "$workdir/$keyword.list"
     while read -r num title; do
         echo "$keyword $num $(test_status "$num") $title" >> "$results.tmp"
     done < "$workdir/$keyword.list"
