@@ -149,14 +149,15 @@ void tunnel_neigh_format(struct ds *, const struct datapath *);
 
 /* Forwarding threads. */
 void tunnel_neigh_request(struct pmd_thread *, struct dp_port *local_port,
-                          struct eth_addr local_mac, ovs_be32 src,
-                          ovs_be32 next_hop);
+                          struct eth_addr local_mac,
+                          const struct in6_addr *src,
+                          const struct in6_addr *next_hop);
 void tunnel_neigh_snoop(struct pmd_thread *, const struct dp_port *,
                         const struct dp_packet_batch *);
 int tunnel_neigh_lookup(struct pmd_thread *, const char dev[IFNAMSIZ],
                         const struct in6_addr *ip, struct eth_addr *mac);
 bool tunnel_neigh_request_admit(struct pmd_thread *, odp_port_t port_no,
-                                ovs_be32 next_hop);
+                                const struct in6_addr *next_hop);
 
 /* Tests only (tests/fuzz/fuzz-tunnel-neigh.c), main thread: publishes
  * the address table the forwarding threads read, as if 'port_nos[i]' held
