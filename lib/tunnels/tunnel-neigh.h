@@ -76,6 +76,21 @@
  *     within TUNNEL_NEIGH_REVERIFY_MS without one.
  * Entries set by hand (`tnl/arp/set`) are never verified.
  *
+ * Neighbour discovery
+ * ===================
+ *
+ * IPv6 next hops use the same tables and rules, keyed by IPv6 address (the
+ * IPv4 ones mapped): the request is a Neighbor Solicitation to the next
+ * hop's solicited-node multicast address, with the source link-layer
+ * option, from the route's source address (not sent without one); the
+ * answer is a Neighbor Advertisement output to the local port it was asked
+ * from, learned only if it is ICMPv6 right after the fixed header, code 0,
+ * within the frame, hop limit 255, solicited, with a correct checksum, a
+ * unicast target, well-formed options and exactly one target link-layer
+ * option holding a unicast MAC.  Each refusal is counted ("nd refused
+ * ...").  Advertisements take a snooping budget of their own, as large as
+ * ARP's; requests of both families share one request budget.
+ *
  * Bounds
  * ======
  *
