@@ -244,6 +244,12 @@ port_add_ipip(struct dpif_kernel *dpif, struct netdev *netdev,
     bool created = false;
     int error;
 
+    if (c->ipv6) {
+        /* The module's ovs_ipip device carries IPv4 outer headers only. */
+        VLOG_WARN_RL(&rl, "%s: ipip over IPv6 is carried by the userspace "
+                     "datapath only", name);
+        return EOPNOTSUPP;
+    }
     if (!c->remote_ip && !c->remote_ip_flow) {
         /* The netdev refused its options: bridge.c does not add it then,
          * but ofproto could be asked directly. */
