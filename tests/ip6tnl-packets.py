@@ -11,6 +11,11 @@ and 10.0.0.2 and fd00::2 (behind dummy port p1); --inner 4 or 6 says which
 family the tunnel carries."""
 
 import argparse
+import logging
+
+# Scapy lists the host's interfaces when it loads and warns on stderr when
+# one vanishes meanwhile (another test's veth): not this script's business.
+logging.getLogger("scapy").setLevel(logging.ERROR)
 
 from scapy.all import Ether, IP, IPv6, UDP, Raw, raw
 
