@@ -22,6 +22,7 @@ TESTSUITE_AT = \
 	tests/percpu-gso-ports.at \
 	tests/percpu-ip-fragment.at \
 	tests/percpu-ipip.at \
+	tests/percpu-ipip-ipv6.at \
 	tests/percpu-tunnels.at \
 	tests/percpu-tunnels-ipv6.at \
 	tests/percpu-tunnel-neigh.at \
@@ -45,7 +46,7 @@ TESTSUITE_AT = \
 	tests/percpu-install.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
-	tests/ipip-packets.py tests/tunnel-packets.py tests/nd-packets.py \
+	tests/ipip-packets.py tests/ip6tnl-packets.py tests/tunnel-packets.py tests/nd-packets.py \
 	tests/gso-packets.py \
 	tests/neigh-packets.py \
 	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \

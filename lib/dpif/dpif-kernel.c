@@ -177,7 +177,13 @@ sync_ipip_ports(struct dpif_kernel *dpif)
         if (!netdev) {
             continue;
         }
-        if (netdev_is_ipip(netdev)) {
+        if (netdev_is_ipip(netdev) && netdev_ipip_get_config(netdev)->ipv6) {
+            /* Reconfigured to IPv6 addresses, which the device does not
+             * carry: it keeps its IPv4 ones rather than take any. */
+            VLOG_WARN_RL(&rl, "%s: ipip over IPv6 is carried by the "
+                         "userspace datapath only; the kernel's device keeps "
+                         "its previous options", node->name);
+        } else if (netdev_is_ipip(netdev)) {
             kernel_ipip_attrs_from_config(netdev_ipip_get_config(netdev),
                                           &attrs);
             if (!port->applied || memcmp(&attrs, &port->attrs, sizeof attrs)) {
@@ -244,6 +250,12 @@ port_add_ipip(struct dpif_kernel *dpif, struct netdev *netdev,
     bool created = false;
     int error;
 
+    if (c->ipv6) {
+        /* The module's ovs_ipip device carries IPv4 outer headers only. */
+        VLOG_WARN_RL(&rl, "%s: ipip over IPv6 is carried by the userspace "
+                     "datapath only", name);
+        return EOPNOTSUPP;
+    }
     if (!c->remote_ip && !c->remote_ip_flow) {
         /* The netdev refused its options: bridge.c does not add it then,
          * but ofproto could be asked directly. */

@@ -17,6 +17,7 @@
 #include <config.h>
 #include "netdev-ipip.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
 #include <stdlib.h>
@@ -160,6 +161,10 @@ ipip_state_fill_tnl(struct ipip_state *state)
     /* ipip has no key: in_key and out_key stay absent, and dst_port 0. */
     t->ip_src_flow = c->local_ip_flow;
     t->ip_dst_flow = c->remote_ip_flow;
+    if (c->ipv6) {
+        t->ipv6_src = c->local_ip6;
+        t->ipv6_dst = c->remote_ip6;
+    }
     if (c->local_ip) {
         in6_addr_set_mapped_ipv4(&t->ipv6_src, c->local_ip);
     }
@@ -203,10 +208,15 @@ ipip_refresh_egress(struct netdev_ipip *dev)
     /* OVS's routing table exists once the dpif layer is initialized, which
      * is also when 'tnl_conf_seq' is created (dpif.c dp_initialize()); until
      * then there is no route to look up. */
-    if (state->ipip.remote_ip && tnl_conf_seq) {
+    if ((state->ipip.remote_ip || ipv6_addr_is_set(&state->ipip.remote_ip6))
+        && tnl_conf_seq) {
         struct in6_addr dst, gw;
 
-        in6_addr_set_mapped_ipv4(&dst, state->ipip.remote_ip);
+        if (state->ipip.remote_ip) {
+            in6_addr_set_mapped_ipv4(&dst, state->ipip.remote_ip);
+        } else {
+            dst = state->ipip.remote_ip6;
+        }
         if (ovs_router_lookup(0, &dst, iface, NULL, &gw)) {
             /* Only an interface that already exists: opening one by name
              * here would create it. */
@@ -337,18 +347,22 @@ ipip_dealloc(struct netdev *netdev)
 }
 
 /* Parses 'value', the value of address option 'key' of port 'name', into
- * '*ip' or '*flow'.  On error appends a message to 'errors'. */
+ * '*ip' (IPv4), '*ip6' (IPv6) or '*flow', and sets '*family' to AF_INET,
+ * AF_INET6 or 0 ("flow" or an error).  On error appends a message to
+ * 'errors'. */
 static void
 ipip_parse_addr(const char *name, const char *key, const char *value,
-                ovs_be32 *ip, bool *flow, struct ds *errors)
+                ovs_be32 *ip, struct in6_addr *ip6, bool *flow, int *family,
+                struct ds *errors)
 {
-    struct in6_addr ip6;
-
     *ip = 0;
+    memset(ip6, 0, sizeof *ip6);
     *flow = false;
+    *family = 0;
     if (!strcmp(value, "flow")) {
         *flow = true;
     } else if (ip_parse(value, ip)) {
+        *family = AF_INET;
         if (ip_is_multicast(*ip)) {
             ds_put_format(errors, "%s: multicast %s=%s not allowed\n",
                           name, key, value);
@@ -356,9 +370,17 @@ ipip_parse_addr(const char *name, const char *key, const char *value,
             ds_put_format(errors, "%s: bad ipip '%s' (%s is not a unicast "
                           "address)\n", name, key, value);
         }
-    } else if (ipv6_parse(value, &ip6)) {
-        ds_put_format(errors, "%s: ipip '%s' must be an IPv4 address, not "
-                      "%s (ipip carries IPv4 in IPv4)\n", name, key, value);
+    } else if (ipv6_parse(value, ip6)) {
+        *family = AF_INET6;
+        if (ipv6_addr_is_multicast(ip6)) {
+            ds_put_format(errors, "%s: multicast %s=%s not allowed\n",
+                          name, key, value);
+        } else if (!ipv6_addr_is_set(ip6) || IN6_IS_ADDR_V4MAPPED(ip6)) {
+            /* An IPv4-mapped address would be taken for IPv4 by ofproto,
+             * which keeps IPv4 tunnel addresses mapped. */
+            ds_put_format(errors, "%s: bad ipip '%s' (%s is not a unicast "
+                          "IPv6 address)\n", name, key, value);
+        }
     } else {
         ds_put_format(errors, "%s: bad ipip '%s'\n", name, key);
     }
@@ -389,6 +411,7 @@ ipip_parse_options(const char *name, const struct smap *args,
     /* In the order of the keys, so that the messages come out in an order
      * that does not depend on hashing. */
     const struct smap_node **nodes = smap_sort(args);
+    int local_family = 0, remote_family = 0;
     bool has_remote = false;
 
     for (size_t i = 0; i < smap_count(args); i++) {
@@ -399,10 +422,11 @@ ipip_parse_options(const char *name, const struct smap *args,
         if (!strcmp(key, "remote_ip")) {
             has_remote = true;
             ipip_parse_addr(name, key, value, &c->remote_ip,
-                            &c->remote_ip_flow, errors);
+                            &c->remote_ip6, &c->remote_ip_flow,
+                            &remote_family, errors);
         } else if (!strcmp(key, "local_ip")) {
-            ipip_parse_addr(name, key, value, &c->local_ip,
-                            &c->local_ip_flow, errors);
+            ipip_parse_addr(name, key, value, &c->local_ip, &c->local_ip6,
+                            &c->local_ip_flow, &local_family, errors);
         } else if (!strcmp(key, "tos")) {
             if (!strcmp(value, "inherit")) {
                 c->tos_inherit = true;
@@ -445,7 +469,15 @@ ipip_parse_options(const char *name, const struct smap *args,
     } else if (c->local_ip_flow && !c->remote_ip_flow) {
         ds_put_format(errors, "%s: ipip type requires 'remote_ip=flow' "
                       "with 'local_ip=flow'\n", name);
+    } else if (local_family && remote_family
+               && local_family != remote_family) {
+        /* Linux's ip6tnl and sit devices take one family each; a tunnel
+         * whose two ends differ in family has no outer header. */
+        ds_put_format(errors, "%s: ipip 'local_ip' and 'remote_ip' must be "
+                      "of one address family, IPv4 or IPv6\n", name);
     }
+    /* With remote_ip=flow, a fixed local_ip still says the family. */
+    c->ipv6 = (remote_family ? remote_family : local_family) == AF_INET6;
 }
 
 /* The class's set_config.  All or nothing: on any problem the port keeps its
@@ -483,14 +515,19 @@ ipip_set_config(struct netdev *netdev, const struct smap *args, char **errp)
     return 0;
 }
 
-/* Adds 'ip' or "flow" as option 'key' to 'args', if set. */
+/* Adds 'ip' (or 'ip6') or "flow" as option 'key' to 'args', if set. */
 static void
-ipip_put_addr(struct smap *args, const char *key, ovs_be32 ip, bool flow)
+ipip_put_addr(struct smap *args, const char *key, ovs_be32 ip,
+              const struct in6_addr *ip6, bool flow)
 {
     if (flow) {
         smap_add(args, key, "flow");
     } else if (ip) {
         smap_add_format(args, key, IP_FMT, IP_ARGS(ip));
+    } else if (ipv6_addr_is_set(ip6)) {
+        char buf[INET6_ADDRSTRLEN];
+
+        smap_add(args, key, inet_ntop(AF_INET6, ip6, buf, sizeof buf));
     }
 }
 
@@ -501,8 +538,10 @@ ipip_get_config(const struct netdev *netdev, struct smap *args)
 {
     const struct netdev_ipip_config *c = netdev_ipip_get_config(netdev);
 
-    ipip_put_addr(args, "remote_ip", c->remote_ip, c->remote_ip_flow);
-    ipip_put_addr(args, "local_ip", c->local_ip, c->local_ip_flow);
+    ipip_put_addr(args, "remote_ip", c->remote_ip, &c->remote_ip6,
+                  c->remote_ip_flow);
+    ipip_put_addr(args, "local_ip", c->local_ip, &c->local_ip6,
+                  c->local_ip_flow);
     if (c->ttl_inherit) {
         smap_add(args, "ttl", "inherit");
     } else if (c->ttl != IPIP_DEFAULT_TTL) {

@@ -17,8 +17,9 @@
 #ifndef NETDEV_IPIP_H
 #define NETDEV_IPIP_H 1
 
-/* The "ipip" netdev type: an IPv4-in-IPv4 tunnel port (IP protocol 4), as
- * Linux's ipip device, configured with
+/* The "ipip" netdev type: an IP-in-IP tunnel port, as Linux's ipip, sit and
+ * ip6tnl devices together: IPv4 (IP protocol 4) or IPv6 (41) inside IPv4 or
+ * IPv6, the outer family from the addresses, configured with
  *
  *     ovs-vsctl add-port br0 t0 -- set interface t0 type=ipip \
  *         options:remote_ip=192.0.2.1 options:local_ip=192.0.2.2
@@ -31,14 +32,16 @@
  * Options (anything else, or a malformed value, is refused with a message
  * in Interface.error):
  *
- *   remote_ip   IPv4 address of the far end, or "flow" (taken from the
- *               flow's tun_dst).  Required.
- *   local_ip    IPv4 source address, or "flow" (then remote_ip must be
- *               "flow" too).  Optional: unset means "from the route".
+ *   remote_ip   IPv4 or IPv6 address of the far end, or "flow" (taken
+ *               from the flow's tun_dst or tun_ipv6_dst).  Required.
+ *   local_ip    IPv4 or IPv6 source address, of remote_ip's family, or
+ *               "flow" (then remote_ip must be "flow" too).  Optional:
+ *               unset means "from the route".
  *   tos         Outer DSCP, 0..252 with the two ECN bits clear (ECN is
  *               always copied from the inner packet), or "inherit".
  *               Default 0.
- *   ttl         Outer TTL, 1..255, or "inherit".  Default 64.
+ *   ttl         Outer TTL (IPv6: hop limit), 1..255, or "inherit".
+ *               Default 64.
  *   df_default  true or false: set DF in the outer header.  Default true.
  *   gro         true or false: merge decapsulated TCP segments.  Default
  *               true.
@@ -52,6 +55,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <netinet/in.h>
 
 #include "openvswitch/types.h"
 
@@ -67,9 +72,16 @@ bool netdev_is_ipip(const struct netdev *);
 /* The parsed options of an ipip port.  Immutable once published: a change
  * of options publishes a new copy. */
 struct netdev_ipip_config {
-    ovs_be32 local_ip;          /* Outer source address, or 0 if unset. */
+    ovs_be32 local_ip;          /* Outer source address, or 0 if unset or
+                                 * IPv6. */
     bool local_ip_flow;         /* Source taken from the flow's tun_src. */
-    ovs_be32 remote_ip;         /* Outer destination, 0 if 'remote_ip_flow'. */
+    ovs_be32 remote_ip;         /* Outer destination, 0 if 'remote_ip_flow'
+                                 * or IPv6. */
+    bool ipv6;                  /* 'remote_ip' (and 'local_ip', if set) are
+                                 * IPv6: they are in 'remote_ip6' and
+                                 * 'local_ip6'. */
+    struct in6_addr local_ip6;  /* IPv6 outer source, all-zero if unset. */
+    struct in6_addr remote_ip6; /* IPv6 outer destination. */
     bool remote_ip_flow;        /* Destination taken from the flow's tun_dst. */
     uint8_t tos;                /* Outer DSCP (ECN bits always clear). */
     bool tos_inherit;           /* Outer DSCP copied from the inner header. */

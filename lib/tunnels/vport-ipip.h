@@ -18,8 +18,9 @@
 #define VPORT_IPIP_H 1
 
 /* The ipip case of the tunnel vports (vport-tunnel.h; netdev-ipip.h holds
- * its options and counters): IPv4 in IPv4 (RFC 2003), IP protocol 4, with
- * the endpoints taken from the port's own options.
+ * its options and counters): IPv4 (IP protocol 4, RFC 2003) or IPv6 (41,
+ * RFC 4213 and RFC 2473) inside IPv4 or IPv6, as Linux's ipip, sit and
+ * ip6tnl devices, with the endpoints taken from the port's own options.
  *
  * Its decapsulation, vport_ipip_decapsulate(), is exposed so that the
  * fuzz targets (tests/fuzz/fuzz-tunnel-rx.c) drive it without a datapath;

@@ -53,8 +53,11 @@ struct vport_tunnel_endpoint {
     ovs_be16 udp_port;              /* UDP destination port, 0: not UDP. */
     uint8_t proto;                  /* Outer IP protocol. */
     bool ipv4;                      /* Taken over IPv4. */
-    bool ipv6;                      /* Taken over IPv6 ('local' and
-                                     * 'remote' both 0: any). */
+    bool ipv6;                      /* Taken over IPv6, from 'remote6' to
+                                     * 'local6'. */
+    struct in6_addr local6;         /* Outer IPv6 destination, all-zero:
+                                     * any local. */
+    struct in6_addr remote6;        /* Outer IPv6 source, all-zero: any. */
     bool ipv6_first;                /* Over IPv6, before one that is
                                      * not (ip6gre before gre). */
     bool (*claims)(const void *l4, size_t len); /* The type's, or NULL. */
@@ -145,6 +148,44 @@ vport_tunnel_endpoints_add(struct vport_tunnel_endpoints *eps,
     if (e->ipv4 && (e->udp_port || e->claims)) {
         eps->l4_decides[e->proto] = true;
     }
+}
+
+/* Adds to 'eps' a way into 'vport' for packets of IP protocol (IPv6: next
+ * header) 'proto' from 'remote' to 'local' (IPv4-mapped over IPv4, IPv6
+ * over IPv6; all-zero: any), over IPv4 if 'ipv4', over IPv6 if 'ipv6'.  An
+ * address of the other family than the one it is matched on means any.
+ * For a type whose ways in the port's own addresses say (ipip), with no
+ * UDP port and nothing claimed past the IP header. */
+void
+vport_tunnel_endpoints_add_ip(struct vport_tunnel_endpoints *eps,
+                              uint8_t proto, bool ipv4, bool ipv6,
+                              const struct in6_addr *local,
+                              const struct in6_addr *remote,
+                              struct vport_tunnel *vport)
+{
+    struct vport_tunnel_endpoint *e;
+
+    if (eps->n == eps->allocated) {
+        eps->e = x2nrealloc(eps->e, &eps->allocated, sizeof *eps->e);
+    }
+    e = &eps->e[eps->n++];
+    memset(e, 0, sizeof *e);    /* endpoints_equal() compares the bytes. */
+    if (IN6_IS_ADDR_V4MAPPED(local)) {
+        e->local = in6_addr_get_mapped_ipv4(local);
+    } else {
+        e->local6 = *local;
+    }
+    if (IN6_IS_ADDR_V4MAPPED(remote)) {
+        e->remote = in6_addr_get_mapped_ipv4(remote);
+    } else {
+        e->remote6 = *remote;
+    }
+    e->proto = proto;
+    e->ipv4 = ipv4;
+    e->ipv6 = ipv6;
+    e->vport = vport;
+    eps->protos[proto] |= ipv4;
+    eps->protos6[proto] |= ipv6;
 }
 
 /* Adds to 'eps' IPv4 address 'addr' of port 'port_no': tunnel packets to
@@ -260,7 +301,9 @@ vport_tunnel_publish_endpoints(struct datapath *dp)
         }
         vport->config_seen = vport->ops->endpoint(port->netdev, &local,
                                                   &remote, &udp_port);
-        if (vport->config_seen) {
+        if (vport->config_seen && vport->ops->add_endpoints) {
+            vport->ops->add_endpoints(port->netdev, eps, vport);
+        } else if (vport->config_seen) {
             vport_tunnel_endpoints_add(eps, vport->ops, local, remote,
                                        udp_port, vport);
         }
@@ -405,22 +448,31 @@ vport_tunnel_find_endpoint(const struct vport_tunnel_endpoints *eps,
     return best;
 }
 
-/* Returns the vport that receives IPv6 packets of next header 'proto' whose
- * payload starts with the 'l4_len' bytes at 'l4', or NULL if there is none.
- * Only the types that carry IPv6 underlays with any local and remote
- * address are in the running, an IPv6-only type (ip6gre) first: ofproto
- * matches the packet's tun_ipv6_src and
- * tun_ipv6_dst against each port's remote_ip and local_ip. */
+/* Returns the vport that receives IPv6 packets of next header 'proto' from
+ * 'src' to 'dst' whose payload starts with the 'l4_len' bytes at 'l4', or
+ * NULL if there is none.  An IPv6-only type (ip6gre) comes first; then, as
+ * over IPv4, an exact (local, remote) match wins over one on remote only,
+ * which wins over one on local only, then any (ipip's own addresses; the
+ * other types take any local and remote address, and ofproto matches the
+ * packet's tun_ipv6_src and tun_ipv6_dst against each port's remote_ip and
+ * local_ip); the first of equals wins. */
 static struct vport_tunnel *
 find_endpoint6(const struct vport_tunnel_endpoints *eps, uint8_t proto,
-               const uint8_t *l4, size_t l4_len)
+               const uint8_t *l4, size_t l4_len, const struct in6_addr *src,
+               const struct in6_addr *dst)
 {
     struct vport_tunnel *best = NULL;
+    int best_score = 0;
 
     for (size_t i = 0; i < eps->n; i++) {
         const struct vport_tunnel_endpoint *e = &eps->e[i];
+        bool has_local = ipv6_addr_is_set(&e->local6);
+        bool has_remote = ipv6_addr_is_set(&e->remote6);
+        int score;
 
-        if (!e->ipv6 || e->proto != proto) {
+        if (!e->ipv6 || e->proto != proto
+            || (has_local && !ipv6_addr_equals(&e->local6, dst))
+            || (has_remote && !ipv6_addr_equals(&e->remote6, src))) {
             continue;
         }
         if (e->udp_port
@@ -435,7 +487,11 @@ find_endpoint6(const struct vport_tunnel_endpoints *eps, uint8_t proto,
         if (e->ipv6_first) {
             return e->vport;
         }
-        best = best ? best : e->vport;
+        score = has_local ? (has_remote ? 4 : 3) : (has_remote ? 2 : 1);
+        if (score > best_score) {
+            best = e->vport;
+            best_score = score;
+        }
     }
     return best;
 }
@@ -500,10 +556,11 @@ classify6(const struct vport_tunnel_endpoints *eps, odp_port_t port_no,
     const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(packet);
     size_t avail = (const char *) dp_packet_tail(packet) - (const char *) ip6
                    - IPV6_HEADER_LEN;
-    struct in6_addr dst;
+    struct in6_addr src, dst;
     int proto;
     size_t ofs;
 
+    memcpy(&src, &ip6->ip6_src, sizeof src);
     memcpy(&dst, &ip6->ip6_dst, sizeof dst);
     if (!port_owns6(eps, port_no, &dst)) {
         return VPORT_TUNNEL_NOT_OURS;
@@ -514,7 +571,7 @@ classify6(const struct vport_tunnel_endpoints *eps, odp_port_t port_no,
         return VPORT_TUNNEL_NOT_OURS;
     }
     *vportp = find_endpoint6(eps, proto, (const uint8_t *) ip6 + ofs,
-                             avail - (ofs - IPV6_HEADER_LEN));
+                             avail - (ofs - IPV6_HEADER_LEN), &src, &dst);
     return *vportp ? VPORT_TUNNEL_OURS : VPORT_TUNNEL_NOT_OURS;
 }
 

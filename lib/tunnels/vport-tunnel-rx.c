@@ -79,7 +79,8 @@ check_outer6(const struct dp_packet *packet,
     if (plen > avail - IPV6_HEADER_LEN) {
         return VPORT_TNL_DROP_TRUNCATED;
     }
-    if (ip6->ip6_nxt != IPPROTO_UDP && ip6->ip6_nxt != IPPROTO_GRE) {
+    if (ip6->ip6_nxt != IPPROTO_UDP && ip6->ip6_nxt != IPPROTO_GRE
+        && ip6->ip6_nxt != IPPROTO_IPIP && ip6->ip6_nxt != IPPROTO_IPV6) {
         return VPORT_TNL_DROP_IPV6_EXT;
     }
     return 0;

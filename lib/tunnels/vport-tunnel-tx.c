@@ -443,6 +443,25 @@ make_headroom(struct dp_packet *packet, size_t push)
     return copy;
 }
 
+/* Returns the ECN field of 'packet', an inner packet about to be
+ * encapsulated whose IPv4 header vport_tunnel_inner_ipv4() found at 'ip'
+ * (NULL if none): that header's, or a bare IPv6 packet's (ipip), or 0. */
+static uint8_t
+inner_ecn(const struct dp_packet *packet, const struct ip_header *ip)
+{
+    if (ip) {
+        return ip->ip_tos & IP_ECN_MASK;
+    }
+    if (packet->packet_type == htonl(PT_IPV6)
+        && dp_packet_size(packet) >= IPV6_HEADER_LEN) {
+        const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_data(packet);
+
+        return (ntohl(get_16aligned_be32(&ip6->ip6_flow)) >> 20)
+               & IP_ECN_MASK;
+    }
+    return 0;
+}
+
 /* Encapsulates one packet (no TSO mark), output to 'vport', whose tunnel
  * header is 'hlen' bytes, and adds the result, one frame or its fragments,
  * to 'underlay'.  '*u' caches the underlay of the previous packet of the
@@ -453,6 +472,9 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
                 bool *have_u, struct dp_packet_batch *underlay)
 {
     const struct flow_tnl *tnl = &packet->md.tunnel;
+    uint8_t proto = (vport->ops->outer_proto
+                     ? vport->ops->outer_proto(packet)
+                     : vport->ops->ip_proto);
     const struct ip_header *inner;
     struct dp_packet *roomy;
     struct outer_fields f;
@@ -479,13 +501,13 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
     inner_len = dp_packet_size(packet);
     /* RFC 6040 normal mode, as Linux's INET_ECN_encapsulate(): the outer
      * header copies the inner ECN field, a CE mark becoming ECT(0). */
-    if (inner && !(f.tos & IP_ECN_MASK)) {
-        uint8_t ecn = inner->ip_tos & IP_ECN_MASK;
+    if (!(f.tos & IP_ECN_MASK)) {
+        uint8_t ecn = inner_ecn(packet, inner);
 
         f.tos |= ecn == IP_ECN_CE ? IP_ECN_ECT_0 : ecn;
     }
     if (inner_len + hlen + outer_l3_len(&f) > u->mtu) {
-        if (vport->ops->inner_ipv4_only && !f.is_ipv6
+        if (vport->ops->inner_ipv4_only && !f.is_ipv6 && inner
             && inner->ip_frag_off & htons(IP_DONT_FRAGMENT)) {
             send_frag_needed(t, vport, packet,
                              in6_addr_get_mapped_ipv4(&f.src),
@@ -515,7 +537,7 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
     vport->ops->push(packet, tnl, vport->udp_port,
                      vport_tunnel_exts(vport));
     set_underlay_metadata(packet, u->port);
-    push_outer(t, packet, vport->ops->ip_proto, &f, u);
+    push_outer(t, packet, proto, &f, u);
     if (dp_packet_size(packet) - ETH_HEADER_LEN > u->mtu) {
         struct gso_output out = {
             .batch = underlay, .flush = flush_underlay, .aux = t,

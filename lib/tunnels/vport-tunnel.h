@@ -162,7 +162,10 @@ struct vport_tunnel_thread;
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_RATE,                         \
                          "nd refused over rate")                            \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_FULL,                         \
-                         "nd refused table full")
+                         "nd refused table full")                           \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_NOT_IPV6, "drop inner not ipv6")    \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_INNER_TOO_LONG,                     \
+                         "drop inner longer than outer")
 
 enum vport_tunnel_counter {
 #define VPORT_TUNNEL_COUNTER(ENUM, NAME) ENUM,
@@ -184,10 +187,11 @@ struct vport_tunnel_ops {
     const char *type;               /* Netdev type, e.g. "vxlan". */
     uint8_t ip_proto;               /* Outer IP protocol of its packets. */
     bool by_udp_port;               /* Caught by UDP destination port too. */
-    bool inner_ipv4_only;           /* Carries bare IPv4 packets (ipip): a
-                                     * too-big DF packet is answered with an
-                                     * ICMP "fragmentation needed" rather
-                                     * than sent as outer fragments. */
+    bool inner_ipv4_only;           /* Carries bare IP packets (ipip): a
+                                     * too-big DF IPv4 packet is answered
+                                     * with an ICMP "fragmentation needed"
+                                     * rather than sent as outer
+                                     * fragments. */
     bool ipv6_underlay;             /* Also carried over IPv6: its
                                      * 'decapsulate' takes an outer IPv6
                                      * header and its 'push' works for
@@ -202,6 +206,14 @@ struct vport_tunnel_ops {
      * change), or NULL if the port is not configured. */
     const void *(*endpoint)(const struct netdev *, ovs_be32 *local,
                             ovs_be32 *remote, ovs_be16 *udp_port);
+
+    /* Main thread, NULL to add the one way in that endpoint() describes:
+     * adds to 'eps' every way into 'vport', whose netdev 'netdev' endpoint()
+     * returned a configuration for (ipip: two inner families, over IPv4,
+     * IPv6 or both, with its IPv6 addresses). */
+    void (*add_endpoints)(const struct netdev *,
+                          struct vport_tunnel_endpoints *,
+                          struct vport_tunnel *);
 
     /* Forwarding threads, NULL if the outer IP protocol (and the UDP
      * destination port) alone say that a packet is the type's: returns
@@ -232,6 +244,11 @@ struct vport_tunnel_ops {
      * 'exts' is the port's `exts` option (OVS_VXLAN_EXT_* bits, as
      * struct netdev_tunnel_config has them). */
     bool (*prepare)(struct dp_packet *, size_t *hlen, uint32_t exts);
+
+    /* Forwarding threads, NULL if it is always 'ip_proto': the outer IP
+     * protocol (IPv6: next header) of 'packet', which prepare() accepted
+     * (ipip: 4 for IPv4 inside, 41 for IPv6). */
+    uint8_t (*outer_proto)(const struct dp_packet *);
 
     /* Forwarding threads: pushes the tunnel's own header (UDP and VXLAN,
      * GRE, ...) in front of 'packet' from its tunnel metadata 'tnl'
@@ -274,6 +291,11 @@ void vport_tunnel_endpoints_add(struct vport_tunnel_endpoints *,
                                 const struct vport_tunnel_ops *,
                                 ovs_be32 local, ovs_be32 remote,
                                 ovs_be16 udp_port, struct vport_tunnel *);
+void vport_tunnel_endpoints_add_ip(struct vport_tunnel_endpoints *,
+                                   uint8_t proto, bool ipv4, bool ipv6,
+                                   const struct in6_addr *local,
+                                   const struct in6_addr *remote,
+                                   struct vport_tunnel *);
 void vport_tunnel_endpoints_add_local(struct vport_tunnel_endpoints *,
                                       odp_port_t, ovs_be32 addr);
 void vport_tunnel_endpoints_add_local6(struct vport_tunnel_endpoints *,

@@ -17,8 +17,8 @@
 /* Fuzz target: where tunnel packets are decapsulated, the decision that
  * vport_tunnel_terminate() takes for each packet the flows output to a
  * port that holds addresses: vport_tunnel_classify() against an endpoint
- * table of every type (ipip with fixed endpoints and with any, vxlan,
- * geneve, gre, ip6gre), with the thread's fragment verdicts, then as the
+ * table of every type (ipip with fixed IPv4 endpoints, with fixed IPv6
+ * ones and with any, vxlan, geneve, gre, ip6gre), with the thread's fragment verdicts, then as the
  * datapath goes on: the outer header's check, reassembly of outer fragments (of a
  * copy, for a later fragment of a datagram not known yet), and ipip
  * decapsulation.
@@ -41,8 +41,9 @@
  * underlays (ip6gre before gre), and if its outer header is sound it has no extension header
  * and the vport's next header and endpoints; a fragment is one, to an
  * address of the port; a datagram reassembled from fragments classifies as whole; an ipip
- * packet decapsulates into an IPv4 packet with its outer addresses as
- * tunnel metadata. */
+ * packet (next header 4 or 41, over IPv4 or IPv6) decapsulates into a
+ * whole IPv4 or IPv6 packet, of the family its outer protocol says, with
+ * its outer addresses as tunnel metadata. */
 
 #include <config.h>
 #include "fuzz-common.h"
@@ -68,13 +69,18 @@
 #define FUZZ_VPORT 7
 
 /* Stand-ins for the vports: vport_tunnel_classify() only returns them. */
-static char vport_tags[6];
+static char vport_tags[7];
 #define VPORT_IPIP_FIXED ((struct vport_tunnel *) &vport_tags[0])
 #define VPORT_IPIP_ANY ((struct vport_tunnel *) &vport_tags[1])
 #define VPORT_VXLAN ((struct vport_tunnel *) &vport_tags[2])
 #define VPORT_GENEVE ((struct vport_tunnel *) &vport_tags[3])
 #define VPORT_GRE ((struct vport_tunnel *) &vport_tags[4])
 #define VPORT_IP6GRE ((struct vport_tunnel *) &vport_tags[5])
+#define VPORT_IP6TNL_FIXED ((struct vport_tunnel *) &vport_tags[6])
+
+/* Is 'v' one of the ipip stand-ins? */
+#define IS_IPIP(V) ((V) == VPORT_IPIP_FIXED || (V) == VPORT_IPIP_ANY \
+                    || (V) == VPORT_IP6TNL_FIXED)
 
 /* The MAC of both ports. */
 static const struct eth_addr port_mac = ETH_ADDR_C(02, 00, 00, 00, 00, 02);
@@ -83,16 +89,34 @@ static const struct eth_addr port_mac = ETH_ADDR_C(02, 00, 00, 00, 00, 02);
 static const struct in6_addr port1_ip6 = { { {
     0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 } } };
 
+/* The IPv6 remote of the fixed ip6tnl stand-in: 2001:db8::1. */
+static const struct in6_addr remote1_ip6 = { { {
+    0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 } } };
+
+/* Adds to 'eps' the ways into ipip stand-in 'vport' from 'remote' to
+ * 'local' (IPv4-mapped or IPv6), over IPv4 if 'ipv4', over IPv6 if 'ipv6',
+ * as vport-ipip.c adds them: both inner families. */
+static void
+add_ipip(struct vport_tunnel_endpoints *eps, bool ipv4, bool ipv6,
+         const struct in6_addr *local, const struct in6_addr *remote,
+         struct vport_tunnel *vport)
+{
+    vport_tunnel_endpoints_add_ip(eps, 4, ipv4, ipv6, local, remote, vport);
+    vport_tunnel_endpoints_add_ip(eps, 41, ipv4, ipv6, local, remote, vport);
+}
+
 /* Returns the table every input runs against. */
 static struct vport_tunnel_endpoints *
 make_table(void)
 {
     struct vport_tunnel_endpoints *eps = vport_tunnel_endpoints_create();
+    struct in6_addr local4, remote4;
 
-    vport_tunnel_endpoints_add(eps, &vport_ipip_ops, htonl(0xc0000202),
-                               htonl(0xc0000201), 0, VPORT_IPIP_FIXED);
-    vport_tunnel_endpoints_add(eps, &vport_ipip_ops, 0, 0, 0,
-                               VPORT_IPIP_ANY);
+    in6_addr_set_mapped_ipv4(&local4, htonl(0xc0000202));
+    in6_addr_set_mapped_ipv4(&remote4, htonl(0xc0000201));
+    add_ipip(eps, true, false, &local4, &remote4, VPORT_IPIP_FIXED);
+    add_ipip(eps, false, true, &port1_ip6, &remote1_ip6, VPORT_IP6TNL_FIXED);
+    add_ipip(eps, true, true, &in6addr_any, &in6addr_any, VPORT_IPIP_ANY);
     vport_tunnel_endpoints_add(eps, &vport_vxlan_ops, 0, 0, htons(4789),
                                VPORT_VXLAN);
     vport_tunnel_endpoints_add(eps, &vport_geneve_ops, 0, 0, htons(6081),
@@ -139,7 +163,8 @@ check_taken6(const struct dp_packet *p, uint32_t port,
                && !memcmp(&ip6->ip6_dst, &port1_ip6, sizeof port1_ip6),
                "taken IPv6 packet to an address not the port's");
     fuzz_check(vport == VPORT_VXLAN || vport == VPORT_GENEVE
-               || vport == VPORT_IP6GRE,
+               || vport == VPORT_IP6GRE || vport == VPORT_IPIP_ANY
+               || vport == VPORT_IP6TNL_FIXED,
                "IPv6 taken by a type without it, or gre before ip6gre");
     if (vport_tunnel_check_outer(p, ip6)) {
         return;
@@ -147,7 +172,13 @@ check_taken6(const struct dp_packet *p, uint32_t port,
     l4_len = ntohs(ip6->ip6_plen);
     fuzz_check(l4_len <= (const uint8_t *) dp_packet_tail(p) - l4,
                "checked IPv6 payload beyond the packet");
-    if (vport == VPORT_IP6GRE) {
+    if (IS_IPIP(vport)) {
+        fuzz_check(ip6->ip6_nxt == 4 || ip6->ip6_nxt == 41,
+                   "ipip of next header %d", ip6->ip6_nxt);
+        fuzz_check(vport != VPORT_IP6TNL_FIXED
+                   || !memcmp(&ip6->ip6_src, &remote1_ip6,
+                              sizeof remote1_ip6), "ip6tnl endpoints");
+    } else if (vport == VPORT_IP6GRE) {
         fuzz_check(ip6->ip6_nxt == IPPROTO_GRE && l4_len >= 4
                    && !(((const struct gre_base_hdr *) l4)->flags
                         & ~htons(GRE_CSUM | GRE_KEY | GRE_SEQ)),
@@ -191,7 +222,8 @@ check_taken(const struct dp_packet *p, uint32_t port,
                "taken frame to another MAC");
     ip = dp_packet_l3(p);
     fuzz_check(ip == (const void *) (eth + 1), "l3_ofs %u", p->l3_ofs);
-    fuzz_check(vport != VPORT_IP6GRE, "IPv4 taken by ip6gre");
+    fuzz_check(vport != VPORT_IP6GRE && vport != VPORT_IP6TNL_FIXED,
+               "IPv4 taken by an IPv6-only vport");
     fuzz_check(port_has(port, get_16aligned_be32(&ip->ip_dst)),
                "taken packet to an address not the port's");
     later = (ip->ip_frag_off & htons(IP_FRAG_OFF_MASK)) != 0;
@@ -200,7 +232,8 @@ check_taken(const struct dp_packet *p, uint32_t port,
     } else {
         fuzz_check(IP_IS_FRAGMENT(ip->ip_frag_off), "fragment, not one");
         if (class == VPORT_TUNNEL_FRAGMENT_UNKNOWN) {
-            fuzz_check(later && ip->ip_proto != 4 && !vport,
+            fuzz_check(later && ip->ip_proto != 4 && ip->ip_proto != 41
+                       && !vport,
                        "unknown fragment");
         }
     }
@@ -212,7 +245,8 @@ check_taken(const struct dp_packet *p, uint32_t port,
 
     l4 = vport_tunnel_outer_l4(p, ip, &l4_len);
     if (vport == VPORT_IPIP_FIXED || vport == VPORT_IPIP_ANY) {
-        fuzz_check(ip->ip_proto == 4, "ipip of protocol %d", ip->ip_proto);
+        fuzz_check(ip->ip_proto == 4 || ip->ip_proto == 41,
+                   "ipip of protocol %d", ip->ip_proto);
         if (vport == VPORT_IPIP_FIXED) {
             fuzz_check(get_16aligned_be32(&ip->ip_src) == htonl(0xc0000201)
                        && get_16aligned_be32(&ip->ip_dst)
@@ -243,19 +277,49 @@ static void
 decapsulate(struct dp_packet *p, const struct vport_tunnel *vport)
 {
     const struct ip_header *ip = dp_packet_l3(p);
-    ovs_be32 src = get_16aligned_be32(&ip->ip_src);
-    ovs_be32 dst = get_16aligned_be32(&ip->ip_dst);
+    const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(p);
+    bool is_ipv6 = IP_VER(ip->ip_ihl_ver) == 6;
+    uint8_t proto = is_ipv6 ? ip6->ip6_nxt : ip->ip_proto;
+    struct in6_addr src6, dst6;
+    ovs_be32 src = 0, dst = 0;
 
-    if ((vport == VPORT_IPIP_FIXED || vport == VPORT_IPIP_ANY)
+    if (is_ipv6) {
+        memcpy(&src6, &ip6->ip6_src, sizeof src6);
+        memcpy(&dst6, &ip6->ip6_dst, sizeof dst6);
+    } else {
+        src = get_16aligned_be32(&ip->ip_src);
+        dst = get_16aligned_be32(&ip->ip_dst);
+    }
+    if (IS_IPIP(vport)
         && !vport_ipip_decapsulate(p, ip, u32_to_odp(FUZZ_VPORT),
                                    u32_to_odp(FUZZ_RX_PORT))) {
-        const struct ip_header *inner = dp_packet_data(p);
+        const uint8_t *inner = dp_packet_data(p);
+        size_t size = dp_packet_size(p);
+        const struct flow_tnl *tnl = &p->md.tunnel;
 
-        fuzz_check(p->packet_type == htonl(PT_IPV4)
-                   && dp_packet_size(p) >= IP_HEADER_LEN
-                   && IP_VER(inner->ip_ihl_ver) == 4, "inner packet");
-        fuzz_check(p->md.tunnel.ip_src == src && p->md.tunnel.ip_dst == dst,
-                   "tunnel addresses");
+        if (proto == 41) {
+            fuzz_check(p->packet_type == htonl(PT_IPV6)
+                       && size >= IPV6_HEADER_LEN && inner[0] >> 4 == 6
+                       && IPV6_HEADER_LEN
+                          + ntohs(((const struct ovs_16aligned_ip6_hdr *)
+                                   inner)->ip6_plen) <= size,
+                       "inner IPv6 packet");
+        } else {
+            fuzz_check(p->packet_type == htonl(PT_IPV4)
+                       && size >= IP_HEADER_LEN && inner[0] >> 4 == 4
+                       && ntohs(((const struct ip_header *) inner)
+                                ->ip_tot_len) <= size,
+                       "inner IPv4 packet");
+        }
+        if (is_ipv6) {
+            fuzz_check(!tnl->ip_src && !tnl->ip_dst
+                       && ipv6_addr_equals(&tnl->ipv6_src, &src6)
+                       && ipv6_addr_equals(&tnl->ipv6_dst, &dst6),
+                       "IPv6 tunnel addresses");
+        } else {
+            fuzz_check(tnl->ip_src == src && tnl->ip_dst == dst,
+                       "tunnel addresses");
+        }
     }
     dp_packet_delete(p);
 }

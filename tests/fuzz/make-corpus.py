@@ -478,6 +478,25 @@ def seeds_tunnel_rx(top):
           record(0, raw(to6(vxlan))[:14 + 40 + 20]) +
           record(0, raw(to6(vxlan, ext=IPv6ExtHdrHopByHop()))[:14 + 44]) +
           record(0, to6(tcp4(1, 10), nh=4)))
+    # ipip over IPv6 (as ip6tnl: 4in6, 6in6) from the fixed remote
+    # 2001:db8::1 and another one, IPv6 inside IPv4 (as sit), and the
+    # hostile inner headers: cut short, of the other version, longer than
+    # the outer payload.
+    in4 = tcp4(1, 10)
+    in6 = IPv6(src="fd00::1", dst="fd00::2") / UDP(sport=1, dport=2) / (
+        b"6" * 10)
+    write(top, t, "ipip-families",
+          record(0, to6(in4, nh=4)) + record(0, to6(in6, nh=41)) +
+          record(0, Ether(**MAC) / IPv6(src="2001:db8::7", dst="2001:db8::2",
+                                        nh=41) / in6) +
+          record(1, to("192.0.2.2", in6, proto=41)) +
+          record(1, to("192.0.2.3", in6, proto=41)) +
+          record(0, to6(raw(in6)[:20], nh=41)) +
+          record(0, to6(in4, nh=41)) + record(0, to6(in6, nh=4)) +
+          record(1, to("192.0.2.2", in4, proto=41)) +
+          record(0, to6(raw(in6)[:-4], nh=41)) +
+          record(1, to("192.0.2.2", raw(in4)[:-4], proto=4)) +
+          record(0, to6(in6, nh=41, ext=IPv6ExtHdrHopByHop())))
 
 
 def seeds_tunnel_neigh(top):

@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""Crafts the packets of the tests of ipip over IPv6 (as Linux's ip6tnl) and
+of IPv6 inside ipip (as Linux's sit) with scapy, an implementation that is
+not ours, and prints each as hex on its own line.
+
+The topology the tests build: underlay bridge br0 (addresses 1.1.2.88 and
+2001:db8::88, MAC given by --br0-mac) with dummy port p0; the remote
+endpoint is 1.1.2.92 or 2001:db8::92 (--outer 4 or 6) with MAC
+f8:bc:12:44:34:b6; overlay hosts 10.0.0.1 and fd00::1 (behind ipip port t0)
+and 10.0.0.2 and fd00::2 (behind dummy port p1); --inner 4 or 6 says which
+family the tunnel carries."""
+
+import argparse
+import logging
+
+# Scapy lists the host's interfaces when it loads and warns on stderr when
+# one vanishes meanwhile (another test's veth): not this script's business.
+logging.getLogger("scapy").setLevel(logging.ERROR)
+
+from scapy.all import Ether, IP, IPv6, UDP, Raw, raw
+
+REMOTE_MAC = "f8:bc:12:44:34:b6"
+HOST_MAC = "50:54:00:00:00:07"
+GW_MAC = "50:54:00:00:00:05"
+LOCAL = {4: "1.1.2.88", 6: "2001:db8::88"}
+REMOTE = {4: "1.1.2.92", 6: "2001:db8::92"}
+PROTO = {4: 4, 6: 41}
+
+
+def inner(family, size=64):
+    payload = bytes(range(256)) * (size // 256 + 1)
+    if family == 4:
+        ip = IP(src="10.0.0.1", dst="10.0.0.2", ttl=64, id=1, flags="DF")
+    else:
+        ip = IPv6(src="fd00::1", dst="fd00::2", hlim=64)
+    return ip / UDP(sport=1234, dport=5678) / Raw(payload[:size])
+
+
+def outer(args, payload, proto, src, dst, src_mac, dst_mac):
+    """The outer Ethernet and IP headers around 'payload' (bytes)."""
+    if args.outer == 6:
+        ip = IPv6(src=src, dst=dst, nh=proto, tc=args.tos, hlim=args.ttl,
+                  fl=0)
+    else:
+        ip = IP(src=src, dst=dst, proto=proto, tos=args.tos, ttl=args.ttl,
+                id=args.id, flags=0 if args.no_df else "DF")
+    return Ether(src=src_mac, dst=dst_mac) / ip / Raw(payload)
+
+
+def decap(args, payload, proto=None):
+    """What the remote endpoint sends to br0: 'payload' inside the outer
+    headers, of next header 'proto' (default: --inner's)."""
+    return outer(args, payload, PROTO[args.inner] if proto is None else proto,
+                 REMOTE[args.outer], LOCAL[args.outer], REMOTE_MAC,
+                 args.br0_mac)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("case", choices=["encap-in", "encap-out", "decap-in",
+                                    "decap-out", "inner-truncated",
+                                    "inner-mismatch", "inner-too-long"])
+    p.add_argument("--br0-mac", default="aa:55:aa:55:00:00")
+    p.add_argument("--outer", type=int, choices=[4, 6], default=6)
+    p.add_argument("--inner", type=int, choices=[4, 6], default=4)
+    p.add_argument("--tos", type=lambda x: int(x, 0), default=0)
+    p.add_argument("--ttl", type=int, default=64)
+    p.add_argument("--no-df", action="store_true")
+    p.add_argument("--id", type=int, default=0)
+    p.add_argument("--size", type=int, default=64)
+    args = p.parse_args()
+    c = args.case
+    pkt = raw(inner(args.inner, args.size))
+
+    if c == "encap-in":
+        # What the overlay host sends into p1.
+        out = Ether(src=HOST_MAC, dst=GW_MAC) / inner(args.inner, args.size)
+    elif c == "encap-out":
+        # What must leave p0: the inner packet behind the outer headers.
+        out = outer(args, pkt, PROTO[args.inner], LOCAL[args.outer],
+                    REMOTE[args.outer], args.br0_mac, REMOTE_MAC)
+    elif c == "decap-in":
+        out = decap(args, pkt)
+    elif c == "decap-out":
+        # What p1 must get: the inner packet, with the Ethernet header
+        # int-br's flow gave it (its type from the inner family).
+        out = Ether(src=GW_MAC, dst=HOST_MAC) / inner(args.inner, args.size)
+    elif c == "inner-truncated":
+        # Fewer bytes than the inner header.
+        out = decap(args, pkt[:20 if args.inner == 6 else 12])
+    elif c == "inner-mismatch":
+        # The next header says one family, the inner version the other.
+        out = decap(args, raw(inner(10 - args.inner, args.size)))
+    elif c == "inner-too-long":
+        # The inner header's own length says 8 bytes more than the outer
+        # payload holds.
+        out = decap(args, pkt[:-8])
+    print(raw(out).hex())
+
+
+if __name__ == "__main__":
+    main()
