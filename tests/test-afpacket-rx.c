@@ -24,8 +24,9 @@
  * Usage: test-afpacket-rx ring|socket TX_IFACE RX_IFACE.  Must run as root
  * (in a namespace of the test's).  Prints one line per frame, then the
  * ring's counters; exits 1 on the first frame that does not arrive within
- * 10 s or arrives changed.  Socket mode runs with the port's default batch
- * wait: frames sent one at a time must still arrive each on its own.
+ * 10 s or arrives changed.  Socket mode runs with a batch wait
+ * (TR_LONE_BATCH_WAIT_US): frames sent one at a time must still arrive each
+ * on its own.
  *
  * test-afpacket-rx socket-batch TX_IFACE RX_IFACE: the batch wait of socket
  * mode.  A child process sends TR_BATCH_FRAMES 64-byte frames, sleeping
@@ -71,9 +72,10 @@
 #define TR_GSO_PAYLOAD 20000
 #define TR_GSO_SIZE 1448
 
-/* The batch wait of the lone-frame tests in socket mode: the port's
- * default (netdev-afpacket.c). */
-#define TR_DEFAULT_BATCH_WAIT_US 50
+/* The batch wait of the lone-frame tests in socket mode (the port's default
+ * is none): frames sent one at a time must come each on its own with a
+ * wait too, never held for a batch. */
+#define TR_LONE_BATCH_WAIT_US 200
 
 /* The batch test: frames sent, the sender's sleep after each (far under
  * the batch wait, far over the time a reader takes for a frame), and the
@@ -384,7 +386,7 @@ main(int argc, char *argv[])
     struct afpacket_ring_config cfg = {
         .block_size = TR_BLOCK_SIZE,
         .n_blocks = TR_N_BLOCKS,
-        .batch_wait_us = TR_DEFAULT_BATCH_WAIT_US,
+        .batch_wait_us = TR_LONE_BATCH_WAIT_US,
     };
     static uint8_t frame[TR_GSO_PAYLOAD + 128];
     struct afpacket_rx_stats stats;

@@ -631,12 +631,16 @@ rx_sleep_until(long long int until_us)
 
 /* Socket mode: if the last read of 'rx' asked for it, waits for frames to
  * gather until 'batch_wait_us' after that read, and counts the wait.
- * Returns the time now, in us. */
+ * Returns the time now, in us, or 0 if 'rx' never waits (no clock read). */
 static long long int
 rx_socket_batch_wait(struct afpacket_rx *rx)
 {
-    long long int now = rx_now_us();
+    long long int now;
 
+    if (!rx->batch_wait_us) {
+        return 0;
+    }
+    now = rx_now_us();
     if (rx->wait_next) {
         long long int until = rx->last_read_us + rx->batch_wait_us;
 
