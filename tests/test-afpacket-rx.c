@@ -24,7 +24,20 @@
  * Usage: test-afpacket-rx ring|socket TX_IFACE RX_IFACE.  Must run as root
  * (in a namespace of the test's).  Prints one line per frame, then the
  * ring's counters; exits 1 on the first frame that does not arrive within
- * 10 s or arrives changed. */
+ * 10 s or arrives changed.  Socket mode runs with a batch wait
+ * (TR_LONE_BATCH_WAIT_US): frames sent one at a time must still arrive each
+ * on its own.
+ *
+ * test-afpacket-rx socket-batch TX_IFACE RX_IFACE: the batch wait of socket
+ * mode.  A child process sends TR_BATCH_FRAMES 64-byte frames, sleeping
+ * TR_BATCH_GAP_US after each (never catching up with a burst), to a socket
+ * mode queue with a batch wait of AFPACKET_RX_MAX_BATCH_WAIT_US, which
+ * reads them as they come.  Without the wait nearly every recvmmsg() takes
+ * one frame (the reader blocks until the next one comes); with it, the
+ * queue sleeps while frames gather, so the test requires at least
+ * TR_BATCH_MIN_PER_READ frames per read that brought any, and batch waits
+ * counted with their time.  Prints what it checked; exits 1 if a frame is
+ * missing after 10 s or a check fails. */
 
 #include <config.h>
 
@@ -34,6 +47,8 @@
 #include <net/if.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "afpacket-ring.h"
@@ -56,6 +71,19 @@
 /* The payload of the GSO frame: far more than an MTU, under 64 KiB. */
 #define TR_GSO_PAYLOAD 20000
 #define TR_GSO_SIZE 1448
+
+/* The batch wait of the lone-frame tests in socket mode (the port's default
+ * is none): frames sent one at a time must come each on its own with a
+ * wait too, never held for a batch. */
+#define TR_LONE_BATCH_WAIT_US 200
+
+/* The batch test: frames sent, the sender's sleep after each (far under
+ * the batch wait, far over the time a reader takes for a frame), and the
+ * fewest frames per read required (a wait of 1000 us gathers about 6 at
+ * 150 us apart, the sleep and the timer's slack). */
+#define TR_BATCH_FRAMES 200
+#define TR_BATCH_GAP_US 100
+#define TR_BATCH_MIN_PER_READ 2
 
 /* Writes the Ethernet header (with a VLAN tag of 'vid' if nonzero) and an
  * IPv4 header for 'l4_len' transport bytes of 'proto' at 'p'.  Returns the
@@ -259,12 +287,106 @@ tr_send_and_receive(const char *mode, const char *name, int fd,
     ds_destroy(&s);
 }
 
+/* Child process of the batch test: sends TR_BATCH_FRAMES copies of the
+ * 'len' bytes of 'frame' on 'fd', TR_BATCH_GAP_US apart, and exits. */
+static void OVS_NO_RETURN
+tr_batch_sender(int fd, const uint8_t *frame, size_t len)
+{
+    struct virtio_net_hdr vnet = { .flags = 0 };
+    struct iovec iov[2] = {
+        { .iov_base = &vnet, .iov_len = sizeof vnet },
+        { .iov_base = CONST_CAST(uint8_t *, frame), .iov_len = len },
+    };
+    struct timespec gap = { .tv_nsec = TR_BATCH_GAP_US * 1000 };
+
+    for (int i = 0; i < TR_BATCH_FRAMES; i++) {
+        if (writev(fd, iov, 2) != sizeof vnet + len) {
+            fprintf(stderr, "batch sender: frame %d: %s\n", i,
+                    ovs_strerror(errno));
+            _exit(1);
+        }
+        nanosleep(&gap, NULL);
+    }
+    _exit(0);
+}
+
+/* The batch test (see the top of the file), receiving on 'rx' what a child
+ * sends on 'fd'. */
+static void
+tr_batch_test(int fd, struct afpacket_rx *rx)
+{
+    static uint8_t frame[64];
+    struct afpacket_rx_stats stats;
+    long long int deadline;
+    int received = 0;
+    size_t len;
+    pid_t pid;
+    int status;
+
+    len = tr_build_udp(frame, 0, sizeof frame - ETH_HEADER_LEN
+                       - IP_HEADER_LEN - UDP_HEADER_LEN);
+    fflush(stdout);
+    pid = fork();
+    if (pid < 0) {
+        test_fail("fork: %s", ovs_strerror(errno));
+    } else if (!pid) {
+        tr_batch_sender(fd, frame, len);
+    }
+
+    deadline = time_msec() + TR_DEADLINE_MS;
+    while (received < TR_BATCH_FRAMES) {
+        struct dp_packet_batch batch;
+        struct dp_packet *q;
+
+        if (afpacket_rx_recv(rx, &batch) == EAGAIN) {
+            if (time_msec() >= deadline) {
+                test_fail("socket-batch: %d frames of %d received in %d ms",
+                          received, TR_BATCH_FRAMES, TR_DEADLINE_MS);
+            }
+            afpacket_rx_wait(rx);
+            poll_timer_wait_until(deadline);
+            poll_block();
+            continue;
+        }
+        DP_PACKET_BATCH_FOR_EACH (i, q, &batch) {
+            /* Only the test's frames have its source MAC. */
+            if (dp_packet_size(q) == len
+                && !memcmp(dp_packet_data(q), frame, len)) {
+                received++;
+            }
+        }
+        dp_packet_delete_batch(&batch, true);
+    }
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)
+        || WEXITSTATUS(status)) {
+        test_fail("socket-batch: the sender failed");
+    }
+
+    afpacket_rx_get_stats(rx, &stats);
+    fprintf(stderr, "socket-batch: packets=%"PRIu64" reads=%"PRIu64
+            " batch_waits=%"PRIu64" batch_wait_us=%"PRIu64"\n",
+            stats.packets, stats.reads, stats.batch_waits,
+            stats.batch_wait_us);
+    printf("socket-batch: %d frames received\n", received);
+    printf("socket-batch: at least %d frames per read: %s\n",
+           TR_BATCH_MIN_PER_READ,
+           (stats.reads && stats.packets / stats.reads
+            >= TR_BATCH_MIN_PER_READ ? "yes" : "no"));
+    printf("socket-batch: batch waits counted with their time: %s\n",
+           stats.batch_waits && stats.batch_wait_us ? "yes" : "no");
+    if (!stats.reads || stats.packets / stats.reads < TR_BATCH_MIN_PER_READ
+        || !stats.batch_waits || !stats.batch_wait_us) {
+        test_fail("socket-batch: frames did not gather into batches");
+    }
+}
+
 int
 main(int argc, char *argv[])
 {
     struct afpacket_ring_config cfg = {
         .block_size = TR_BLOCK_SIZE,
         .n_blocks = TR_N_BLOCKS,
+        .batch_wait_us = TR_LONE_BATCH_WAIT_US,
     };
     static uint8_t frame[TR_GSO_PAYLOAD + 128];
     struct afpacket_rx_stats stats;
@@ -276,12 +398,17 @@ main(int argc, char *argv[])
     int error, fd;
 
     set_program_name(argv[0]);
-    if (argc != 4 || (strcmp(argv[1], "ring") && strcmp(argv[1], "socket"))) {
-        fprintf(stderr, "usage: %s ring|socket TX_IFACE RX_IFACE\n", argv[0]);
+    if (argc != 4 || (strcmp(argv[1], "ring") && strcmp(argv[1], "socket")
+                      && strcmp(argv[1], "socket-batch"))) {
+        fprintf(stderr, "usage: %s ring|socket|socket-batch TX_IFACE "
+                "RX_IFACE\n", argv[0]);
         return 2;
     }
     mode = argv[1];
     cfg.mode = !strcmp(mode, "ring") ? AFPACKET_RX_RING : AFPACKET_RX_SOCKET;
+    if (!strcmp(mode, "socket-batch")) {
+        cfg.batch_wait_us = AFPACKET_RX_MAX_BATCH_WAIT_US;
+    }
     tx_ifindex = if_nametoindex(argv[2]);
     rx_ifindex = if_nametoindex(argv[3]);
     if (!tx_ifindex || !rx_ifindex) {
@@ -293,6 +420,12 @@ main(int argc, char *argv[])
         test_fail("afpacket_rx_open: %s", ovs_strerror(error));
     }
     fd = tr_open_sender(tx_ifindex);
+    if (!strcmp(mode, "socket-batch")) {
+        tr_batch_test(fd, rx);
+        afpacket_rx_close(rx);
+        close(fd);
+        return 0;
+    }
 
     /* A lone 64-byte frame. */
     len = tr_build_udp(frame, 0, 64 - ETH_HEADER_LEN - IP_HEADER_LEN

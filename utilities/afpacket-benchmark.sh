@@ -6,6 +6,8 @@
 #
 #   ours    our ovs-vswitchd, afpacket ports with their default options;
 #   ring    ours, the ports with options:rx_mode=ring (TPACKET_V3 rings);
+#   waitN   ours, the ports in socket mode with options:rx_batch_wait_us=N
+#           (e.g. wait0: no batch wait), to compare with the default;
 #   stock   stock OVS 3.1;
 #   direct  no switch: one veth pair joins the two hosts, the ceiling the
 #           machine and the tools set.
@@ -24,7 +26,8 @@
 #           1% is lost, found by AFPB_SEARCH_STEPS (default 7) runs of
 #           AFPB_SEARCH_SECONDS (default 2) each, bisecting: pps offered;
 #   cpu     (not by default) udp64 again (offered at AFPB_CPU_PPS packets
-#           per second if set), printing where the CPU went, in
+#           per second if set; with AFPB_DROPS=1 followed by the drops and
+#           the frames per read), printing where the CPU went, in
 #           percent of one CPU: the machine's busy and softirq time, each
 #           switch thread, the iperf3 sender (iperf3-a) and receiver
 #           (iperf3-b).  With AFPB_PERF=FILE, also records the whole
@@ -133,6 +136,9 @@ afpb_start() {
         if [ "$1" = ring ]; then
             ovs-vsctl add-port br0 ovs-$h \
                 -- set interface ovs-$h options:rx_mode=ring
+        elif [ "${1#wait}" != "$1" ]; then
+            ovs-vsctl add-port br0 ovs-$h \
+                -- set interface ovs-$h options:rx_batch_wait_us=${1#wait}
         else
             ovs-vsctl add-port br0 ovs-$h
         fi
@@ -275,13 +281,16 @@ afpb_udp_profile() {
 
 # afpb_drops KIND: prints where frames were dropped so far: the switch's
 # ports (Interface statistics, for ours: per queue), and the receiver's
-# UDP socket (RcvbufErrors).
+# UDP socket (RcvbufErrors); for ours also the frames received, the reads
+# that brought them (rx_q0_packets / rx_q0_reads: frames per recvmmsg(),
+# or per ring block) and socket mode's batch waits.
 afpb_drops() {
     if [ "$1" != direct ]; then
         for h in a b; do
             echo "    ovs-$h: $(ovs-vsctl get interface ovs-$h statistics \
                 | tr -d '{} ' | tr ',' '\n' \
-                | grep -E 'drop|error' | grep -v '=0$' | tr '\n' ' ')"
+                | grep -E 'drop|error|rx_q0_packets|_reads|batch_wait' \
+                | grep -v '=0$' | tr '\n' ' ')"
         done
     fi
     echo "    receiver: $(ip netns exec afpb-b nstat -az UdpRcvbufErrors \
@@ -305,7 +314,10 @@ afpb_measure() {
             if [ -n "$AFPB_DROPS" ]; then
                 afpb_drops "$1"
             fi ;;
-        cpu) echo "  $1 udp64 CPU: $(afpb_udp_profile)" ;;
+        cpu) echo "  $1 udp64 CPU: $(afpb_udp_profile)"
+            if [ -n "$AFPB_DROPS" ]; then
+                afpb_drops "$1"
+            fi ;;
         udp64ok)
             start=${udp% *}
             [ "$start" = - ] && start=100000
@@ -359,8 +371,9 @@ for k in $kinds; do
          "($(median 8 "$f") received)"
 done
 if [ -f "$work.stock" ]; then
-    for k in ours ring; do
-        [ -f "$work.$k" ] || continue
+    for k in $kinds; do
+        [ "$k" != stock ] && [ "$k" != direct ] && [ -f "$work.$k" ] \
+            || continue
         f=$work.$k g=$work.stock
         echo "  $k / stock: ping $(ratio "$(median 1 "$f")" "$(median 1 "$g")")x," \
              "rr $(ratio "$(median 2 "$f")" "$(median 2 "$g")")x," \

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "afpacket-frame.h"
@@ -76,6 +77,9 @@ enum afpacket_rx_counter {
     AFPACKET_RX_DROPPED_VNET,
     AFPACKET_RX_DROPPED_TOO_LONG,
     AFPACKET_RX_DROPPED_TINY_GSO,
+    AFPACKET_RX_READS,
+    AFPACKET_RX_BATCH_WAITS,
+    AFPACKET_RX_BATCH_WAIT_US,
     AFPACKET_RX_N_COUNTERS
 };
 
@@ -122,6 +126,17 @@ struct afpacket_rx {
     bool block_open;            /* 'block' is ours (Linux handed it over). */
     uint32_t next_ofs;          /* Offset in 'block' of the next frame. */
     uint32_t frames_left;       /* Frames left to read in an open block. */
+
+    /* Socket mode: the batch wait (see afpacket_rx_recv() in the header).
+     * 'batch_wait_us' is fixed from open to close; the rest is owned by the
+     * polling thread. */
+    uint32_t batch_wait_us;     /* The configuration's; 0: never wait. */
+    long long int last_read_us; /* When the last read that brought frames
+                                 * began (CLOCK_MONOTONIC), or 0. */
+    bool streaming;             /* Reads bring frames less than
+                                 * 'batch_wait_us' apart. */
+    bool wait_next;             /* The next read waits for a batch until
+                                 * 'last_read_us' + 'batch_wait_us'. */
 
     /* Written by the polling thread, read by any. */
     atomic_uint64_t counters[AFPACKET_RX_N_COUNTERS];
@@ -337,6 +352,8 @@ rx_setup_socket(struct afpacket_rx *rx, const struct afpacket_ring_config *cfg)
         m->iovs[i].iov_base = m->bufs + (size_t) i * AFPACKET_RX_SOCK_BUF_SIZE;
         m->iovs[i].iov_len = AFPACKET_RX_SOCK_BUF_SIZE;
     }
+    rx->batch_wait_us = MIN(cfg->batch_wait_us,
+                            AFPACKET_RX_MAX_BATCH_WAIT_US);
     return 0;
 }
 
@@ -450,6 +467,8 @@ rx_open_block(struct afpacket_rx *rx)
     if (afpacket_v3_block_open((const uint8_t *) bd, rx->block_size,
                                &rx->next_ofs, &rx->frames_left)) {
         counter_add(rx->counters, AFPACKET_RX_DROPPED_TRUNCATED, 1);
+    } else if (rx->frames_left) {
+        counter_add(rx->counters, AFPACKET_RX_READS, 1);
     }
     return true;
 }
@@ -583,12 +602,91 @@ rx_msg_info(const struct msghdr *msg, struct afpacket_frame_info *info)
     }
 }
 
+/* Returns the time now on CLOCK_MONOTONIC, in us: the real time, which the
+ * test suite's time/warp does not move (a batch wait is a real sleep). */
+static long long int
+rx_now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* Sleeps the calling thread until CLOCK_MONOTONIC says 'until_us'.  Not
+ * quiescent: the wait is short, inside the thread's poll of a queue. */
+static void
+rx_sleep_until(long long int until_us)
+{
+    struct timespec ts = {
+        .tv_sec = until_us / 1000000,
+        .tv_nsec = until_us % 1000000 * 1000,
+    };
+
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)
+           == EINTR) {
+        continue;
+    }
+}
+
+/* Socket mode: if the last read of 'rx' asked for it, waits for frames to
+ * gather until 'batch_wait_us' after that read, and counts the wait.
+ * Returns the time now, in us, or 0 if 'rx' never waits (no clock read). */
+static long long int
+rx_socket_batch_wait(struct afpacket_rx *rx)
+{
+    long long int now;
+
+    if (!rx->batch_wait_us) {
+        return 0;
+    }
+    now = rx_now_us();
+    if (rx->wait_next) {
+        long long int until = rx->last_read_us + rx->batch_wait_us;
+
+        rx->wait_next = false;
+        if (now < until) {
+            long long int start = now;
+
+            rx_sleep_until(until);
+            now = rx_now_us();
+            counter_add(rx->counters, AFPACKET_RX_BATCH_WAITS, 1);
+            counter_add(rx->counters, AFPACKET_RX_BATCH_WAIT_US, now - start);
+        }
+    }
+    return now;
+}
+
+/* Socket mode: notes that a read of 'rx' that began at 'now' (in us)
+ * brought 'n' frames, and decides whether the next read waits for a batch
+ * (see afpacket_rx_recv() in the header). */
+static void
+rx_socket_note_read(struct afpacket_rx *rx, long long int now, int n)
+{
+    if (!rx->batch_wait_us) {
+        return;
+    }
+    if (!n) {
+        rx->streaming = false;
+        return;
+    }
+    if (!rx->streaming && rx->last_read_us
+        && now - rx->last_read_us < rx->batch_wait_us) {
+        rx->streaming = true;
+    }
+    rx->last_read_us = now;
+    /* After a full batch more frames are likely queued already. */
+    rx->wait_next = rx->streaming && n < NETDEV_MAX_BURST;
+}
+
 /* Reads up to a batch of the frames queued on the socket of 'rx' with one
- * recvmmsg(), into its scratch space.  Returns the number read. */
+ * recvmmsg(), into its scratch space, after a batch wait if the last read
+ * asked for one.  Returns the number read. */
 static int
 rx_socket_read(struct afpacket_rx *rx)
 {
     struct afpacket_rx_msgs *m = rx->msgs;
+    long long int now = rx_socket_batch_wait(rx);
     int n;
 
     for (int i = 0; i < NETDEV_MAX_BURST; i++) {
@@ -602,7 +700,12 @@ rx_socket_read(struct afpacket_rx *rx)
     do {
         n = recvmmsg(rx->fd, m->msgs, NETDEV_MAX_BURST, MSG_DONTWAIT, NULL);
     } while (n < 0 && errno == EINTR);
-    return MAX(n, 0);
+    n = MAX(n, 0);
+    if (n) {
+        counter_add(rx->counters, AFPACKET_RX_READS, 1);
+    }
+    rx_socket_note_read(rx, now, n);
+    return n;
 }
 
 /* Socket mode of afpacket_rx_recv(): turns the frames read from the socket
@@ -698,6 +801,10 @@ afpacket_rx_get_stats(struct afpacket_rx *rx, struct afpacket_rx_stats *stats)
     stats->dropped_tiny_gso = counter_get(rx->counters,
                                           AFPACKET_RX_DROPPED_TINY_GSO);
     stats->kernel_dropped = rx->kernel_dropped;
+    stats->reads = counter_get(rx->counters, AFPACKET_RX_READS);
+    stats->batch_waits = counter_get(rx->counters, AFPACKET_RX_BATCH_WAITS);
+    stats->batch_wait_us = counter_get(rx->counters,
+                                       AFPACKET_RX_BATCH_WAIT_US);
 }
 
 int

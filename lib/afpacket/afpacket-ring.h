@@ -62,6 +62,11 @@ struct dp_packet_batch;
  * in ms, the smallest it takes: the added latency of a lone packet. */
 #define AFPACKET_RX_BLOCK_TIMEOUT_MS 1
 
+/* In socket mode, the longest batch wait a queue may be given, in us: the
+ * block timeout of ring mode, which waits that long for every lone frame.
+ * A port that can afford more latency than that is better in ring mode. */
+#define AFPACKET_RX_MAX_BATCH_WAIT_US 1000
+
 /* In socket mode, the room for one frame and its virtio-net header: as much
  * as the smallest ring block, so that both modes take the same frames (a
  * 64 KiB GSO frame with room to spare).  Only the bytes a frame fills are
@@ -87,6 +92,12 @@ struct afpacket_ring_config {
     uint32_t n_blocks;          /* Blocks in the ring, at least 1.  In
                                  * socket mode, block_size * n_blocks sets
                                  * the socket's receive buffer. */
+    uint32_t batch_wait_us;     /* Socket mode: while frames come faster
+                                 * than one per this many us, read the
+                                 * socket at most once per this many us, so
+                                 * that each recvmmsg() takes a batch
+                                 * (afpacket_rx_recv()).  0: never wait.
+                                 * At most AFPACKET_RX_MAX_BATCH_WAIT_US. */
 };
 
 /* The counters of a receive ring. */
@@ -105,6 +116,14 @@ struct afpacket_rx_stats {
                                  * AFPACKET_VNET_MIN_GSO_SIZE. */
     uint64_t kernel_dropped;    /* Frames Linux dropped: ring or receive
                                  * buffer full. */
+    uint64_t reads;             /* Reads that brought frames: recvmmsg()
+                                 * calls in socket mode, blocks in ring
+                                 * mode ('packets' / 'reads' is the mean
+                                 * batch Linux gives). */
+    uint64_t batch_waits;       /* Socket mode: waits for a batch to gather
+                                 * before a read... */
+    uint64_t batch_wait_us;     /* ...and the time they took, in us, as
+                                 * measured (the timer's slack included). */
 };
 
 /* The counters of a transmit socket. */
@@ -146,7 +165,19 @@ void afpacket_rx_close(struct afpacket_rx *rx);
  * flags from its virtio-net header and its RSS hash from Linux.  A frame
  * longer than a dp_packet can hold is dropped, or cut into several packets
  * (afpacket-frame.h); either way every packet fits its buffer.  Returns 0
- * if it got any, otherwise EAGAIN.  The polling thread only. */
+ * if it got any, otherwise EAGAIN.  The polling thread only.
+ *
+ * Socket mode with a batch wait ('batch_wait_us' of the configuration): a
+ * queue is "streaming" from the moment two reads in a row bring frames
+ * less than 'batch_wait_us' apart until a read brings none.  While it
+ * streams, a read that brought less than a full batch makes the next call
+ * sleep (the calling thread, without a system call if the time is already
+ * past) until 'batch_wait_us' after that read, so that frames gather on
+ * the socket and the next recvmmsg() takes them together, as a ring block
+ * would, instead of one per call.  The frames already read are returned
+ * first, never held.  A lone frame, or frames sparser than one per
+ * 'batch_wait_us' (ping, request/response), never waits; a frame that
+ * does waits at most 'batch_wait_us' (plus the timer's slack). */
 int afpacket_rx_recv(struct afpacket_rx *rx, struct dp_packet_batch *batch);
 
 /* Arranges for poll_block() to wake up when 'rx' has frames to read: a
