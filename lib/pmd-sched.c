@@ -60,9 +60,10 @@ algo_name(enum pmd_sched_algo algo)
             : algo == PMD_SCHED_CYCLES ? "cycles" : "group");
 }
 
-/* Reads the stock settings that only log: the auto load balancer,
- * tx-flush-interval and smc-enable, with stock's messages (and bounds)
- * and a line saying what ours does. */
+/* Reads the auto load balancer's settings (pmd-alb.h runs it), and the
+ * stock settings that only log, tx-flush-interval and smc-enable, with
+ * stock's messages (and bounds) and a line saying what ours does with the
+ * latter. */
 static void
 set_logged_settings(struct pmd_sched_config *cfg,
                     const struct smap *other_config)
@@ -125,17 +126,14 @@ set_logged_settings(struct pmd_sched_config *cfg,
     }
 
     auto_lb = smap_get_bool(other_config, "pmd-auto-lb", false);
-    if (auto_lb != cfg->auto_lb || (auto_lb && log_alb)) {
+    if (auto_lb != cfg->auto_lb || log_alb) {
         cfg->auto_lb = auto_lb;
         if (auto_lb) {
             VLOG_INFO("PMD auto load balance is enabled, interval %u mins, "
                       "pmd load threshold %u%%, improvement threshold %u%%.",
                       cfg->alb_interval_min, cfg->alb_load,
                       cfg->alb_improve);
-            VLOG_INFO("ovs-percpu: queues are not moved automatically; "
-                      "ovs-appctl dpif-netdev/pmd-rxq-rebalance assigns "
-                      "them again by their measured cycles");
-        } else if (cfg->logged) {
+        } else {
             VLOG_INFO("PMD auto load balance is disabled.");
         }
     }
@@ -257,8 +255,8 @@ give(struct sched_pmd *sp, struct pmd_sched_rxq *rxq)
 /* Logs that 'rxq' went to 'sp', in stock's words: the cycles are named
  * unless the assignment is roundrobin. */
 static void
-log_assigned(const struct pmd_sched_config *cfg, const struct sched_pmd *sp,
-             const struct pmd_sched_rxq *rxq)
+log_assigned(const struct pmd_sched_config *cfg, enum vlog_level level,
+             const struct sched_pmd *sp, const struct pmd_sched_rxq *rxq)
 {
     char cycles[64] = "";
 
@@ -266,9 +264,9 @@ log_assigned(const struct pmd_sched_config *cfg, const struct sched_pmd *sp,
         snprintf(cycles, sizeof cycles,
                  " (measured processing cycles %"PRIu64")", rxq->cycles);
     }
-    VLOG_INFO("Core %2u on numa node %d assigned port '%s' rx queue %d%s.",
-              sp->pmd->core_id, ovs_numa_get_numa_id(sp->pmd->core_id),
-              rxq->name, rxq->qid, cycles);
+    VLOG(level, "Core %2u on numa node %d assigned port '%s' rx queue %d%s.",
+         sp->pmd->core_id, ovs_numa_get_numa_id(sp->pmd->core_id),
+         rxq->name, rxq->qid, cycles);
 }
 
 /* The least loaded of 'cands' (n of them): fewest cycles, then fewest
@@ -291,12 +289,16 @@ least_loaded(struct sched_pmd **cands, size_t n)
 
 /* Places 'rxqs' (n_rxqs, in port-number then queue order) on 'pmds'
  * (n_pmds, in core order) as 'cfg' says, setting each queue's 'pmd' and
- * each thread's 'isolated', and logs the assignment as stock does. */
+ * each thread's 'isolated', and logs the assignment as stock does.  A
+ * 'dry_run' (pmd-alb's estimate) sets only the queues' 'pmd' and logs at
+ * DBG, as stock's dry run does. */
 void
 pmd_sched_assign(const struct pmd_sched_config *cfg,
                  struct pmd_thread **pmds, size_t n_pmds,
-                 struct pmd_sched_rxq *rxqs, size_t n_rxqs)
+                 struct pmd_sched_rxq *rxqs, size_t n_rxqs, bool dry_run)
 {
+    enum vlog_level level = dry_run ? VLL_DBG : VLL_INFO;
+    enum vlog_level warn = dry_run ? VLL_DBG : VLL_WARN;
     struct sched_pmd *sps = xcalloc(MAX(n_pmds, 1), sizeof *sps);
     struct sched_pmd **cands = xcalloc(MAX(n_pmds, 1), sizeof *cands);
     struct pmd_sched_rxq **rest = xcalloc(MAX(n_rxqs, 1), sizeof *rest);
@@ -321,15 +323,15 @@ pmd_sched_assign(const struct pmd_sched_config *cfg,
                 }
             }
             if (!sp) {
-                VLOG_WARN("Core %2u cannot be pinned with port '%s' rx "
-                          "queue %d. Use pmd-cpu-mask to enable a pmd on "
-                          "core %u. An alternative core will be assigned.",
-                          rxq->pinned_core, rxq->name, rxq->qid,
-                          rxq->pinned_core);
+                VLOG(warn, "Core %2u cannot be pinned with port '%s' rx "
+                     "queue %d. Use pmd-cpu-mask to enable a pmd on "
+                     "core %u. An alternative core will be assigned.",
+                     rxq->pinned_core, rxq->name, rxq->qid,
+                     rxq->pinned_core);
             } else {
                 give(sp, rxq);
                 sp->isolated = cfg->isolate;
-                log_assigned(cfg, sp, rxq);
+                log_assigned(cfg, level, sp, rxq);
                 continue;
             }
         }
@@ -337,7 +339,9 @@ pmd_sched_assign(const struct pmd_sched_config *cfg,
         any_cycles |= rxq->cycles != 0;
     }
     for (size_t i = 0; i < n_pmds; i++) {
-        sps[i].pmd->isolated = sps[i].isolated;
+        if (!dry_run) {
+            sps[i].pmd->isolated = sps[i].isolated;
+        }
         if (!sps[i].isolated) {
             cands[n_cands++] = &sps[i];
         }
@@ -352,8 +356,8 @@ pmd_sched_assign(const struct pmd_sched_config *cfg,
         algo = PMD_SCHED_ROUNDROBIN;
     }
     if (n_rest && n_pmds) {
-        VLOG_INFO("Performing pmd to rx queue assignment using %s "
-                  "algorithm.", algo_name(cfg->algo));
+        VLOG(level, "Performing pmd to rx queue assignment using %s "
+             "algorithm.", algo_name(cfg->algo));
     }
     for (size_t i = 0; i < n_rest && n_cands; i++) {
         struct pmd_sched_rxq *rxq = rest[i];
@@ -373,14 +377,14 @@ pmd_sched_assign(const struct pmd_sched_config *cfg,
             sp = least_loaded(cands, n_cands);
         }
         give(sp, rxq);
-        log_assigned(cfg, sp, rxq);
+        log_assigned(cfg, level, sp, rxq);
     }
     if (n_rest && n_pmds && !n_cands) {
         for (size_t i = 0; i < n_rest; i++) {
-            VLOG_WARN("No non-isolated pmd on any numa available for port "
-                      "'%s' rx queue %d (measured processing cycles "
-                      "%"PRIu64"). This rx queue will not be polled.",
-                      rest[i]->name, rest[i]->qid, rest[i]->cycles);
+            VLOG(warn, "No non-isolated pmd on any numa available for port "
+                 "'%s' rx queue %d (measured processing cycles "
+                 "%"PRIu64"). This rx queue will not be polled.",
+                 rest[i]->name, rest[i]->qid, rest[i]->cycles);
         }
     }
     free(rest);

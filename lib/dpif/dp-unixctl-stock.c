@@ -234,7 +234,7 @@ static void
 show_stock_rxq(struct ds *s, const struct pmd_thread *t)
 {
     struct stock_rxq *rxqs;
-    uint64_t *cycles, busy, idle, total, sum = 0;
+    uint64_t *cycles, busy, idle, sleep, total, sum = 0;
     long long int age_ms;
 
     if (t->index == 0) {
@@ -246,7 +246,7 @@ show_stock_rxq(struct ds *s, const struct pmd_thread *t)
 
     cycles = xcalloc(MAX(t->n_polls, 1), sizeof *cycles);
     rxqs = xcalloc(MAX(t->n_polls, 1), sizeof *rxqs);
-    pmd_thread_read_poll_cycles(t, cycles, &busy, &idle, &age_ms);
+    pmd_thread_read_poll_cycles(t, cycles, &busy, &idle, &sleep, &age_ms);
     total = busy + idle;
     for (size_t i = 0; i < t->n_polls; i++) {
         rxqs[i].poll = &t->polls[i];
