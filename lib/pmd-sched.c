@@ -78,8 +78,9 @@ set_logged_settings(struct pmd_sched_config *cfg,
         cfg->tx_flush_us = tx_flush;
         VLOG_INFO("Flushing interval for tx queues set to %u us", tx_flush);
         VLOG_INFO("ovs-percpu: each thread sends its output batches at the "
-                  "end of every received batch; tx-flush-interval changes "
-                  "nothing");
+                  "end of every received batch, as stock does with "
+                  "tx-flush-interval=0; other values are not applied, so "
+                  "that no packet waits for a later batch");
     }
 
     smc = smap_get_bool(other_config, "smc-enable", false);
