@@ -18,6 +18,7 @@
 #include "pmd-sched.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,56 @@ algo_name(enum pmd_sched_algo algo)
             : algo == PMD_SCHED_CYCLES ? "cycles" : "group");
 }
 
+/* One of the auto load balancer's numeric settings, read as stock reads
+ * it. */
+struct alb_setting {
+    const char *key;            /* Its other_config key. */
+    unsigned int def;           /* Its default, and what a value over 'max'
+                                 * (or that does not parse) becomes. */
+    unsigned int min;           /* A value under this becomes this. */
+    unsigned int max;           /* The largest value taken. */
+    size_t offset;              /* Its member of struct pmd_sched_config, an
+                                 * unsigned int. */
+    const char *what, *unit;    /* For stock's "... set to" message. */
+};
+
+static const struct alb_setting alb_settings[] = {
+    { "pmd-auto-lb-rebal-interval", PMD_SCHED_ALB_INTERVAL_MIN, 1,
+      PMD_SCHED_ALB_MAX_INTERVAL_MIN,
+      offsetof(struct pmd_sched_config, alb_interval_min),
+      "interval", " mins" },
+    { "pmd-auto-lb-improvement-threshold", PMD_SCHED_ALB_IMPROVE, 0, 100,
+      offsetof(struct pmd_sched_config, alb_improve),
+      "improvement threshold", "%" },
+    { "pmd-auto-lb-load-threshold", PMD_SCHED_ALB_LOAD, 0, 100,
+      offsetof(struct pmd_sched_config, alb_load),
+      "load threshold", "%" },
+};
+
+/* Reads 'setting' from 'other_config' into 'cfg', logging a change with
+ * stock's message.  Returns true if it changed. */
+static bool
+set_alb_setting(struct pmd_sched_config *cfg,
+                const struct alb_setting *setting,
+                const struct smap *other_config)
+{
+    unsigned int *member = (unsigned int *) ((char *) cfg + setting->offset);
+    unsigned long long value = smap_get_ullong(other_config, setting->key,
+                                               setting->def);
+
+    if (value > setting->max) {
+        value = setting->def;
+    }
+    value = MAX(value, setting->min);
+    if (value == *member) {
+        return false;
+    }
+    *member = value;
+    VLOG_INFO("PMD auto load balance %s set to %llu%s", setting->what, value,
+              setting->unit);
+    return true;
+}
+
 /* Reads the auto load balancer's settings (pmd-alb.h runs it), and the
  * stock settings that only log, tx-flush-interval and smc-enable, with
  * stock's messages (and bounds) and a line saying what ours does with the
@@ -68,9 +119,8 @@ static void
 set_logged_settings(struct pmd_sched_config *cfg,
                     const struct smap *other_config)
 {
-    unsigned long long interval;
-    unsigned int improve, load, tx_flush;
     bool log_alb = !cfg->logged, auto_lb, smc;
+    unsigned int tx_flush;
 
     tx_flush = smap_get_int(other_config, "tx-flush-interval",
                             PMD_SCHED_TX_FLUSH_DEFAULT);
@@ -92,38 +142,8 @@ set_logged_settings(struct pmd_sched_config *cfg,
                   "(emc-insert-inv-prob); it changes nothing");
     }
 
-    interval = smap_get_ullong(other_config, "pmd-auto-lb-rebal-interval",
-                               PMD_SCHED_ALB_INTERVAL_MIN);
-    if (interval > PMD_SCHED_ALB_MAX_INTERVAL_MIN) {
-        interval = PMD_SCHED_ALB_INTERVAL_MIN;
-    }
-    interval = interval ? interval : 1;
-    if (interval != cfg->alb_interval_min) {
-        cfg->alb_interval_min = interval;
-        VLOG_INFO("PMD auto load balance interval set to %llu mins",
-                  interval);
-        log_alb = true;
-    }
-    improve = smap_get_uint(other_config, "pmd-auto-lb-improvement-threshold",
-                            PMD_SCHED_ALB_IMPROVE);
-    if (improve > 100) {
-        improve = PMD_SCHED_ALB_IMPROVE;
-    }
-    if (improve != cfg->alb_improve) {
-        cfg->alb_improve = improve;
-        VLOG_INFO("PMD auto load balance improvement threshold set to %u%%",
-                  improve);
-        log_alb = true;
-    }
-    load = smap_get_uint(other_config, "pmd-auto-lb-load-threshold",
-                         PMD_SCHED_ALB_LOAD);
-    if (load > 100) {
-        load = PMD_SCHED_ALB_LOAD;
-    }
-    if (load != cfg->alb_load) {
-        cfg->alb_load = load;
-        VLOG_INFO("PMD auto load balance load threshold set to %u%%", load);
-        log_alb = true;
+    for (size_t i = 0; i < ARRAY_SIZE(alb_settings); i++) {
+        log_alb |= set_alb_setting(cfg, &alb_settings[i], other_config);
     }
 
     auto_lb = smap_get_bool(other_config, "pmd-auto-lb", false);
