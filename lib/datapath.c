@@ -1129,6 +1129,11 @@ run_auto_lb(struct datapath *dp)
     struct pmd_thread **pmds;
     size_t n_pmds;
 
+    if (!dp->sched.auto_lb) {
+        /* Only forgets what it sampled, once. */
+        pmd_alb_run(dp->alb, &dp->sched, NULL, 0);
+        return;
+    }
     pmds = sorted_pmds(dp, &n_pmds);
     if (pmd_alb_run(dp->alb, &dp->sched, pmds, n_pmds)
         && !needs_reconfigure(dp) && alb_dry_run(dp, pmds, n_pmds)) {

@@ -65,6 +65,7 @@ pmd_alb_create(size_t n_thread_slots)
     return alb;
 }
 
+/* Frees 'alb'.  NULL is accepted. */
 void
 pmd_alb_destroy(struct pmd_alb *alb)
 {
