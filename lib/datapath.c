@@ -38,6 +38,7 @@
 #include "ovs-numa.h"
 #include "ovs-rcu.h"
 #include "pmd.h"
+#include "pmd-alb.h"
 #include "seq.h"
 #include "openvswitch/shash.h"
 #include "smap.h"
@@ -104,6 +105,7 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp->max_sleep_us = PMD_DEFAULT_MAX_SLEEP_US;
     dp->emc_insert_inv_prob = DEFAULT_EMC_INSERT_INV_PROB;
     pmd_sched_config_init(&dp->sched);
+    dp->alb = pmd_alb_create(dp->n_thread_slots);
     ovs_mutex_unlock(&dp->reconfig_mutex);
     dp_ipf_init(dp);
     dp->tunnel = vport_tunnel_table_create(dp->n_thread_slots);
@@ -297,6 +299,8 @@ datapath_free(struct datapath *dp)
     vport_tunnel_publish_endpoints(dp);
     free(dp->pmd_cmask);
     free(dp->rejected_cmask);
+    pmd_alb_destroy(dp->alb);
+    dp->alb = NULL;
     ovs_mutex_unlock(&dp->reconfig_mutex);
 
     flow_table_destroy(dp->table);
@@ -868,14 +872,15 @@ collect_rxq_cycles(struct datapath *dp)
 {
     for (size_t i = 1; i < dp->n_thread_slots; i++) {
         struct pmd_thread *t = datapath_thread(dp, i);
-        uint64_t busy, idle, *cycles;
+        uint64_t busy, idle, sleep, *cycles;
         long long int age_ms;
 
         if (!t || !t->n_polls) {
             continue;
         }
         cycles = xcalloc(t->n_polls, sizeof *cycles);
-        pmd_thread_read_poll_cycles(t, cycles, &busy, &idle, &age_ms);
+        pmd_thread_read_poll_cycles(t, cycles, &busy, &idle, &sleep,
+                                    &age_ms);
         for (size_t j = 0; j < t->n_polls; j++) {
             struct dp_port *port = t->polls[j].port;
             int qid = t->polls[j].qid;
@@ -906,46 +911,60 @@ collect_rxq_cycles(struct datapath *dp)
     }
 }
 
-/* Rebuilds every thread's poll list: non-PMD ports go to the non-PMD
- * context, and the queues of PMD ports are placed on the PMD threads as
- * pmd-rxq-affinity and pmd-rxq-assign say (pmd-sched.h). */
-static void
-assign_rxqs(struct datapath *dp)
-    OVS_REQUIRES(dp->reconfig_mutex)
+/* Returns the PMD threads of 'dp' in core order, in an array of
+ * '*n_pmds' elements that the caller must free. */
+static struct pmd_thread **
+sorted_pmds(const struct datapath *dp, size_t *n_pmds)
 {
-    struct poll_list *lists = xcalloc(dp->n_thread_slots, sizeof *lists);
     struct pmd_thread **pmds = xcalloc(dp->n_thread_slots, sizeof *pmds);
-    struct pmd_sched_rxq *rxqs = NULL;
-    size_t n_pmds = 0, n_rxqs = 0, allocated = 0;
-    unsigned int port_index = 0;
-    struct dp_port **ports;
-    size_t n_ports;
+    size_t n = 0;
 
     for (size_t i = 1; i < dp->n_thread_slots; i++) {
         if (datapath_thread(dp, i)) {
-            pmds[n_pmds++] = datapath_thread(dp, i);
+            pmds[n++] = datapath_thread(dp, i);
         }
     }
-    qsort(pmds, n_pmds, sizeof *pmds, compare_pmd_core);
+    qsort(pmds, n, sizeof *pmds, compare_pmd_core);
+    *n_pmds = n;
+    return pmds;
+}
 
-    ports = sorted_ports(dp, &n_ports);
+/* Returns the receive queues of the PMD ports among 'ports' (n_ports, in
+ * port-number order) for pmd_sched_assign(), in port then queue order,
+ * with their pinned cores and the cycles recorded by collect_rxq_cycles(),
+ * in an array of '*n_rxqs' elements that the caller must free.  If
+ * 'rxq_ports' is nonnull, it gets an array, to free too, of each queue's
+ * port. */
+static struct pmd_sched_rxq *
+sched_rxqs(struct dp_port **ports, size_t n_ports,
+           struct dp_port ***rxq_ports, size_t *n_rxqs)
+{
+    unsigned int port_index = 0;
+    struct pmd_sched_rxq *rxqs;
+    size_t n = 0;
+
+    for (size_t p = 0; p < n_ports; p++) {
+        n += ports[p]->is_pmd ? ports[p]->n_rxq : 0;
+    }
+    rxqs = xcalloc(MAX(n, 1), sizeof *rxqs);
+    if (rxq_ports) {
+        *rxq_ports = xcalloc(MAX(n, 1), sizeof **rxq_ports);
+    }
+    n = 0;
     for (size_t p = 0; p < n_ports; p++) {
         struct dp_port *port = ports[p];
         int *cores;
 
         if (!port->is_pmd) {
-            for (int q = 0; q < port->n_rxq; q++) {
-                poll_list_add(&lists[0], port, q);
-            }
             continue;
         }
         cores = xcalloc(MAX(port->n_rxq, 1), sizeof *cores);
         pmd_sched_parse_affinity(port->rxq_affinity, cores, port->n_rxq);
         for (int q = 0; q < port->n_rxq; q++) {
-            if (n_rxqs >= allocated) {
-                rxqs = x2nrealloc(rxqs, &allocated, sizeof *rxqs);
+            if (rxq_ports) {
+                (*rxq_ports)[n] = port;
             }
-            rxqs[n_rxqs++] = (struct pmd_sched_rxq) {
+            rxqs[n++] = (struct pmd_sched_rxq) {
                 .name = netdev_get_name(port->netdev),
                 .port_index = port_index,
                 .qid = q,
@@ -956,7 +975,35 @@ assign_rxqs(struct datapath *dp)
         free(cores);
         port_index++;
     }
-    pmd_sched_assign(&dp->sched, pmds, n_pmds, rxqs, n_rxqs);
+    *n_rxqs = n;
+    return rxqs;
+}
+
+/* Rebuilds every thread's poll list: non-PMD ports go to the non-PMD
+ * context, and the queues of PMD ports are placed on the PMD threads as
+ * pmd-rxq-affinity and pmd-rxq-assign say (pmd-sched.h). */
+static void
+assign_rxqs(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct poll_list *lists = xcalloc(dp->n_thread_slots, sizeof *lists);
+    struct pmd_sched_rxq *rxqs;
+    struct pmd_thread **pmds;
+    size_t n_pmds, n_rxqs;
+    struct dp_port **ports;
+    size_t n_ports;
+
+    pmds = sorted_pmds(dp, &n_pmds);
+    ports = sorted_ports(dp, &n_ports);
+    for (size_t p = 0; p < n_ports; p++) {
+        if (!ports[p]->is_pmd) {
+            for (int q = 0; q < ports[p]->n_rxq; q++) {
+                poll_list_add(&lists[0], ports[p], q);
+            }
+        }
+    }
+    rxqs = sched_rxqs(ports, n_ports, NULL, &n_rxqs);
+    pmd_sched_assign(&dp->sched, pmds, n_pmds, rxqs, n_rxqs, false);
 
     /* 'rxqs' was built in port order, so each port's queues are found
      * again in the same order. */
@@ -1016,7 +1063,85 @@ datapath_reconfigure(struct datapath *dp)
 
     set_pmd_threads(dp);
     assign_rxqs(dp);
+    pmd_alb_reconfigured(dp->alb);
     ovs_mutex_unlock(&dp->non_pmd_mutex);
+}
+
+/* pmd-auto-lb's dry run (pmd-alb.h) over 'pmds' (n_pmds, in core order):
+ * each queue of a PMD port with the thread that polls it now and the
+ * cycles it cost that thread since the queues were assigned, which the
+ * thread wrote in its own poll list. */
+static bool
+alb_dry_run(struct datapath *dp, struct pmd_thread **pmds, size_t n_pmds)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    uint64_t *pmd_cycles = xcalloc(MAX(n_pmds, 1), sizeof *pmd_cycles);
+    struct dp_port **ports, **rxq_ports;
+    struct pmd_sched_rxq *rxqs;
+    size_t n_ports, n_rxqs;
+    bool improves;
+
+    ports = sorted_ports(dp, &n_ports);
+    rxqs = sched_rxqs(ports, n_ports, &rxq_ports, &n_rxqs);
+    for (size_t r = 0; r < n_rxqs; r++) {
+        rxqs[r].cycles = 0;
+    }
+    for (size_t i = 0; i < n_pmds; i++) {
+        struct pmd_thread *t = pmds[i];
+        uint64_t busy, idle, sleep, *cycles;
+        long long int age_ms;
+
+        cycles = xcalloc(MAX(t->n_polls, 1), sizeof *cycles);
+        pmd_thread_read_poll_cycles(t, cycles, &busy, &idle, &sleep,
+                                    &age_ms);
+        pmd_cycles[i] = busy + idle + sleep;
+        for (size_t j = 0; j < t->n_polls; j++) {
+            for (size_t r = 0; r < n_rxqs; r++) {
+                if (rxq_ports[r] == t->polls[j].port
+                    && rxqs[r].qid == t->polls[j].qid) {
+                    rxqs[r].pmd = t;
+                    rxqs[r].cycles = cycles[j];
+                    break;
+                }
+            }
+        }
+        free(cycles);
+    }
+    improves = pmd_alb_dry_run(&dp->sched, pmds, n_pmds, pmd_cycles,
+                               rxqs, n_rxqs);
+    free(rxq_ports);
+    free(rxqs);
+    free(ports);
+    free(pmd_cycles);
+    return improves;
+}
+
+static bool needs_reconfigure(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex);
+
+/* Runs pmd-auto-lb: when it finds, at the end of its interval, a thread
+ * overloaded and an assignment that would improve the spread, asks for the
+ * queues to be assigned again, as pmd-rxq-rebalance does. */
+static void
+run_auto_lb(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    struct pmd_thread **pmds;
+    size_t n_pmds;
+
+    if (!dp->sched.auto_lb) {
+        /* Only forgets what it sampled, once. */
+        pmd_alb_run(dp->alb, &dp->sched, NULL, 0);
+        return;
+    }
+    pmds = sorted_pmds(dp, &n_pmds);
+    if (pmd_alb_run(dp->alb, &dp->sched, pmds, n_pmds)
+        && !needs_reconfigure(dp) && alb_dry_run(dp, pmds, n_pmds)) {
+        VLOG_INFO("PMD auto load balance dry run. "
+                  "Requesting datapath reconfigure.");
+        datapath_request_reconfigure(dp);
+    }
+    free(pmds);
 }
 
 static bool
@@ -1049,6 +1174,7 @@ datapath_run(struct datapath *dp)
         dp->last_reconfigure_seq = seq_read(dp->reconfigure_seq);
         datapath_reconfigure(dp);
     }
+    run_auto_lb(dp);
     CMAP_FOR_EACH (port, node, &dp->ports) {
         dp_port_refresh_link(port);
     }
@@ -1079,6 +1205,9 @@ datapath_wait(struct datapath *dp)
         netdev_wait_reconf_required(port->netdev);
     }
     seq_wait(dp->reconfigure_seq, dp->last_reconfigure_seq);
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    pmd_alb_wait(dp->alb, &dp->sched);
+    ovs_mutex_unlock(&dp->reconfig_mutex);
     tunnel_neigh_wait(dp);
     tunnel_nexthops_wait(dp->tunnel_nexthops);
 }

@@ -136,6 +136,9 @@ struct datapath {
     size_t flow_limit OVS_GUARDED;    /* flow-limit, as the table applies
                                        * it. */
     struct pmd_sched_config sched OVS_GUARDED; /* pmd-rxq-assign, ... */
+    struct pmd_alb *alb OVS_GUARDED;  /* pmd-auto-lb's state (pmd-alb.h),
+                                       * created and freed with the
+                                       * datapath. */
 
     /* A megaflow hit is copied into the thread's exact-match cache when a
      * random 32-bit number is at most this; 0 disables the cache.  Read by

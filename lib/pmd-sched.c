@@ -18,6 +18,7 @@
 #include "pmd-sched.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,16 +61,66 @@ algo_name(enum pmd_sched_algo algo)
             : algo == PMD_SCHED_CYCLES ? "cycles" : "group");
 }
 
-/* Reads the stock settings that only log: the auto load balancer,
- * tx-flush-interval and smc-enable, with stock's messages (and bounds)
- * and a line saying what ours does. */
+/* One of the auto load balancer's numeric settings, read as stock reads
+ * it. */
+struct alb_setting {
+    const char *key;            /* Its other_config key. */
+    unsigned int def;           /* Its default, and what a value over 'max'
+                                 * (or that does not parse) becomes. */
+    unsigned int min;           /* A value under this becomes this. */
+    unsigned int max;           /* The largest value taken. */
+    size_t offset;              /* Its member of struct pmd_sched_config, an
+                                 * unsigned int. */
+    const char *what, *unit;    /* For stock's "... set to" message. */
+};
+
+static const struct alb_setting alb_settings[] = {
+    { "pmd-auto-lb-rebal-interval", PMD_SCHED_ALB_INTERVAL_MIN, 1,
+      PMD_SCHED_ALB_MAX_INTERVAL_MIN,
+      offsetof(struct pmd_sched_config, alb_interval_min),
+      "interval", " mins" },
+    { "pmd-auto-lb-improvement-threshold", PMD_SCHED_ALB_IMPROVE, 0, 100,
+      offsetof(struct pmd_sched_config, alb_improve),
+      "improvement threshold", "%" },
+    { "pmd-auto-lb-load-threshold", PMD_SCHED_ALB_LOAD, 0, 100,
+      offsetof(struct pmd_sched_config, alb_load),
+      "load threshold", "%" },
+};
+
+/* Reads 'setting' from 'other_config' into 'cfg', logging a change with
+ * stock's message.  Returns true if it changed. */
+static bool
+set_alb_setting(struct pmd_sched_config *cfg,
+                const struct alb_setting *setting,
+                const struct smap *other_config)
+{
+    unsigned int *member = (unsigned int *) ((char *) cfg + setting->offset);
+    unsigned long long value = smap_get_ullong(other_config, setting->key,
+                                               setting->def);
+
+    if (value > setting->max) {
+        value = setting->def;
+    }
+    value = MAX(value, setting->min);
+    if (value == *member) {
+        return false;
+    }
+    *member = value;
+    VLOG_INFO("PMD auto load balance %s set to %llu%s", setting->what, value,
+              setting->unit);
+    return true;
+}
+
+/* Reads the auto load balancer's settings (pmd-alb.h runs it), and the
+ * stock settings that only log, tx-flush-interval and smc-enable, with
+ * stock's messages (and bounds) and a line saying what ours does with the
+ * latter. */
 static void
 set_logged_settings(struct pmd_sched_config *cfg,
                     const struct smap *other_config)
 {
-    unsigned long long interval;
-    unsigned int improve, load, tx_flush;
     bool log_alb = !cfg->logged, auto_lb, smc;
+    unsigned int tx_flush;
 
     tx_flush = smap_get_int(other_config, "tx-flush-interval",
                             PMD_SCHED_TX_FLUSH_DEFAULT);
@@ -77,8 +128,9 @@ set_logged_settings(struct pmd_sched_config *cfg,
         cfg->tx_flush_us = tx_flush;
         VLOG_INFO("Flushing interval for tx queues set to %u us", tx_flush);
         VLOG_INFO("ovs-percpu: each thread sends its output batches at the "
-                  "end of every received batch; tx-flush-interval changes "
-                  "nothing");
+                  "end of every received batch, as stock does with "
+                  "tx-flush-interval=0; other values are not applied, so "
+                  "that no packet waits for a later batch");
     }
 
     smc = smap_get_bool(other_config, "smc-enable", false);
@@ -90,52 +142,19 @@ set_logged_settings(struct pmd_sched_config *cfg,
                   "(emc-insert-inv-prob); it changes nothing");
     }
 
-    interval = smap_get_ullong(other_config, "pmd-auto-lb-rebal-interval",
-                               PMD_SCHED_ALB_INTERVAL_MIN);
-    if (interval > PMD_SCHED_ALB_MAX_INTERVAL_MIN) {
-        interval = PMD_SCHED_ALB_INTERVAL_MIN;
-    }
-    interval = interval ? interval : 1;
-    if (interval != cfg->alb_interval_min) {
-        cfg->alb_interval_min = interval;
-        VLOG_INFO("PMD auto load balance interval set to %llu mins",
-                  interval);
-        log_alb = true;
-    }
-    improve = smap_get_uint(other_config, "pmd-auto-lb-improvement-threshold",
-                            PMD_SCHED_ALB_IMPROVE);
-    if (improve > 100) {
-        improve = PMD_SCHED_ALB_IMPROVE;
-    }
-    if (improve != cfg->alb_improve) {
-        cfg->alb_improve = improve;
-        VLOG_INFO("PMD auto load balance improvement threshold set to %u%%",
-                  improve);
-        log_alb = true;
-    }
-    load = smap_get_uint(other_config, "pmd-auto-lb-load-threshold",
-                         PMD_SCHED_ALB_LOAD);
-    if (load > 100) {
-        load = PMD_SCHED_ALB_LOAD;
-    }
-    if (load != cfg->alb_load) {
-        cfg->alb_load = load;
-        VLOG_INFO("PMD auto load balance load threshold set to %u%%", load);
-        log_alb = true;
+    for (size_t i = 0; i < ARRAY_SIZE(alb_settings); i++) {
+        log_alb |= set_alb_setting(cfg, &alb_settings[i], other_config);
     }
 
     auto_lb = smap_get_bool(other_config, "pmd-auto-lb", false);
-    if (auto_lb != cfg->auto_lb || (auto_lb && log_alb)) {
+    if (auto_lb != cfg->auto_lb || log_alb) {
         cfg->auto_lb = auto_lb;
         if (auto_lb) {
             VLOG_INFO("PMD auto load balance is enabled, interval %u mins, "
                       "pmd load threshold %u%%, improvement threshold %u%%.",
                       cfg->alb_interval_min, cfg->alb_load,
                       cfg->alb_improve);
-            VLOG_INFO("ovs-percpu: queues are not moved automatically; "
-                      "ovs-appctl dpif-netdev/pmd-rxq-rebalance assigns "
-                      "them again by their measured cycles");
-        } else if (cfg->logged) {
+        } else {
             VLOG_INFO("PMD auto load balance is disabled.");
         }
     }
@@ -257,8 +276,8 @@ give(struct sched_pmd *sp, struct pmd_sched_rxq *rxq)
 /* Logs that 'rxq' went to 'sp', in stock's words: the cycles are named
  * unless the assignment is roundrobin. */
 static void
-log_assigned(const struct pmd_sched_config *cfg, const struct sched_pmd *sp,
-             const struct pmd_sched_rxq *rxq)
+log_assigned(const struct pmd_sched_config *cfg, enum vlog_level level,
+             const struct sched_pmd *sp, const struct pmd_sched_rxq *rxq)
 {
     char cycles[64] = "";
 
@@ -266,9 +285,9 @@ log_assigned(const struct pmd_sched_config *cfg, const struct sched_pmd *sp,
         snprintf(cycles, sizeof cycles,
                  " (measured processing cycles %"PRIu64")", rxq->cycles);
     }
-    VLOG_INFO("Core %2u on numa node %d assigned port '%s' rx queue %d%s.",
-              sp->pmd->core_id, ovs_numa_get_numa_id(sp->pmd->core_id),
-              rxq->name, rxq->qid, cycles);
+    VLOG(level, "Core %2u on numa node %d assigned port '%s' rx queue %d%s.",
+         sp->pmd->core_id, ovs_numa_get_numa_id(sp->pmd->core_id),
+         rxq->name, rxq->qid, cycles);
 }
 
 /* The least loaded of 'cands' (n of them): fewest cycles, then fewest
@@ -291,12 +310,16 @@ least_loaded(struct sched_pmd **cands, size_t n)
 
 /* Places 'rxqs' (n_rxqs, in port-number then queue order) on 'pmds'
  * (n_pmds, in core order) as 'cfg' says, setting each queue's 'pmd' and
- * each thread's 'isolated', and logs the assignment as stock does. */
+ * each thread's 'isolated', and logs the assignment as stock does.  A
+ * 'dry_run' (pmd-alb's estimate) sets only the queues' 'pmd' and logs at
+ * DBG, as stock's dry run does. */
 void
 pmd_sched_assign(const struct pmd_sched_config *cfg,
                  struct pmd_thread **pmds, size_t n_pmds,
-                 struct pmd_sched_rxq *rxqs, size_t n_rxqs)
+                 struct pmd_sched_rxq *rxqs, size_t n_rxqs, bool dry_run)
 {
+    enum vlog_level level = dry_run ? VLL_DBG : VLL_INFO;
+    enum vlog_level warn = dry_run ? VLL_DBG : VLL_WARN;
     struct sched_pmd *sps = xcalloc(MAX(n_pmds, 1), sizeof *sps);
     struct sched_pmd **cands = xcalloc(MAX(n_pmds, 1), sizeof *cands);
     struct pmd_sched_rxq **rest = xcalloc(MAX(n_rxqs, 1), sizeof *rest);
@@ -321,15 +344,15 @@ pmd_sched_assign(const struct pmd_sched_config *cfg,
                 }
             }
             if (!sp) {
-                VLOG_WARN("Core %2u cannot be pinned with port '%s' rx "
-                          "queue %d. Use pmd-cpu-mask to enable a pmd on "
-                          "core %u. An alternative core will be assigned.",
-                          rxq->pinned_core, rxq->name, rxq->qid,
-                          rxq->pinned_core);
+                VLOG(warn, "Core %2u cannot be pinned with port '%s' rx "
+                     "queue %d. Use pmd-cpu-mask to enable a pmd on "
+                     "core %u. An alternative core will be assigned.",
+                     rxq->pinned_core, rxq->name, rxq->qid,
+                     rxq->pinned_core);
             } else {
                 give(sp, rxq);
                 sp->isolated = cfg->isolate;
-                log_assigned(cfg, sp, rxq);
+                log_assigned(cfg, level, sp, rxq);
                 continue;
             }
         }
@@ -337,7 +360,9 @@ pmd_sched_assign(const struct pmd_sched_config *cfg,
         any_cycles |= rxq->cycles != 0;
     }
     for (size_t i = 0; i < n_pmds; i++) {
-        sps[i].pmd->isolated = sps[i].isolated;
+        if (!dry_run) {
+            sps[i].pmd->isolated = sps[i].isolated;
+        }
         if (!sps[i].isolated) {
             cands[n_cands++] = &sps[i];
         }
@@ -352,8 +377,8 @@ pmd_sched_assign(const struct pmd_sched_config *cfg,
         algo = PMD_SCHED_ROUNDROBIN;
     }
     if (n_rest && n_pmds) {
-        VLOG_INFO("Performing pmd to rx queue assignment using %s "
-                  "algorithm.", algo_name(cfg->algo));
+        VLOG(level, "Performing pmd to rx queue assignment using %s "
+             "algorithm.", algo_name(cfg->algo));
     }
     for (size_t i = 0; i < n_rest && n_cands; i++) {
         struct pmd_sched_rxq *rxq = rest[i];
@@ -373,14 +398,14 @@ pmd_sched_assign(const struct pmd_sched_config *cfg,
             sp = least_loaded(cands, n_cands);
         }
         give(sp, rxq);
-        log_assigned(cfg, sp, rxq);
+        log_assigned(cfg, level, sp, rxq);
     }
     if (n_rest && n_pmds && !n_cands) {
         for (size_t i = 0; i < n_rest; i++) {
-            VLOG_WARN("No non-isolated pmd on any numa available for port "
-                      "'%s' rx queue %d (measured processing cycles "
-                      "%"PRIu64"). This rx queue will not be polled.",
-                      rest[i]->name, rest[i]->qid, rest[i]->cycles);
+            VLOG(warn, "No non-isolated pmd on any numa available for port "
+                 "'%s' rx queue %d (measured processing cycles "
+                 "%"PRIu64"). This rx queue will not be polled.",
+                 rest[i]->name, rest[i]->qid, rest[i]->cycles);
         }
     }
     free(rest);

@@ -37,9 +37,11 @@
  * since the previous assignment, collected by the main thread before it
  * takes the queues back.
  *
- * pmd-auto-lb and its thresholds and interval, tx-flush-interval and
- * smc-enable are read and logged with stock's messages, and a line saying
- * what this datapath does with them (see Documentation/commands.md).
+ * pmd-auto-lb and its thresholds and interval are read here, with stock's
+ * messages and bounds; pmd-alb.h runs the balancer, which reassigns with
+ * pmd_sched_assign() too.  tx-flush-interval and smc-enable are read and
+ * logged with stock's messages, and a line saying what this datapath does
+ * with them (see Documentation/commands.md).
  *
  * Main thread only. */
 
@@ -64,19 +66,16 @@ enum pmd_sched_algo {
 
 /* The datapath-wide placement settings and the stock settings we log. */
 struct pmd_sched_config {
-    enum pmd_sched_algo algo;   /* A queue's cycles measured over less than this, in ms, add to its
- * previous measurement rather than replace it (stock measures over
- * intervals of 10 s). */
-#define PMD_SCHED_INTERVAL_MS 10000
-
-/* pmd-rxq-assign. */
+    enum pmd_sched_algo algo;   /* pmd-rxq-assign. */
     bool isolate;               /* pmd-rxq-isolate. */
 
-    /* Read and logged only. */
+    /* The auto load balancer's, which pmd-alb.h runs. */
     bool auto_lb;               /* pmd-auto-lb. */
     unsigned int alb_interval_min; /* pmd-auto-lb-rebal-interval. */
     unsigned int alb_improve;   /* pmd-auto-lb-improvement-threshold, %. */
     unsigned int alb_load;      /* pmd-auto-lb-load-threshold, %. */
+
+    /* Read and logged only. */
     unsigned int tx_flush_us;   /* tx-flush-interval. */
     bool smc;                   /* smc-enable. */
     bool logged;                /* The first settings were logged. */
@@ -104,6 +103,7 @@ struct pmd_sched_rxq {
 
 void pmd_sched_assign(const struct pmd_sched_config *,
                       struct pmd_thread **pmds, size_t n_pmds,
-                      struct pmd_sched_rxq *rxqs, size_t n_rxqs);
+                      struct pmd_sched_rxq *rxqs, size_t n_rxqs,
+                      bool dry_run);
 
 #endif /* pmd-sched.h */

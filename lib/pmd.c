@@ -101,6 +101,7 @@ pmd_thread_alloc(struct datapath *dp, unsigned index, unsigned core_id,
     t->counters_base_ms = time_msec();
     atomic_init(&t->polls_base_busy, 0);
     atomic_init(&t->polls_base_idle, 0);
+    atomic_init(&t->polls_base_sleep, 0);
     atomic_init(&t->polls_base_ms, t->counters_base_ms);
     atomic_init(&t->reload, false);
     atomic_init(&t->exit, false);
@@ -264,12 +265,14 @@ pmd_thread_idle_sleep(struct pmd_thread *t, int sleep_us)
 static void
 pmd_thread_mark_polls_installed(struct pmd_thread *t)
 {
-    unsigned long long busy, idle;
+    unsigned long long busy, idle, sleep;
 
     atomic_read_relaxed(&t->counters[PMD_BUSY_CYCLES], &busy);
     atomic_read_relaxed(&t->counters[PMD_IDLE_CYCLES], &idle);
+    atomic_read_relaxed(&t->counters[PMD_SLEEP_CYCLES], &sleep);
     atomic_store_relaxed(&t->polls_base_busy, busy);
     atomic_store_relaxed(&t->polls_base_idle, idle);
+    atomic_store_relaxed(&t->polls_base_sleep, sleep);
     atomic_store_relaxed(&t->polls_base_ms, time_msec());
 }
 
@@ -457,17 +460,19 @@ pmd_thread_clear_counters(struct pmd_thread *t)
 }
 
 /* Reads, for the main thread, how many cycles 't' spent on each queue of
- * its poll list (in 'cycles', t->n_polls elements), busy and idle in all
- * (in '*busy' and '*idle') since the list was installed, and how many ms
+ * its poll list (in 'cycles', t->n_polls elements), busy, idle and asleep
+ * in all (in '*busy', '*idle' and '*sleep') since the list was installed,
+ * and how many ms
  * ago that was, in '*age_ms'.  The caller holds the datapath's
  * 'reconfig_mutex', so that the poll list stays put. */
 void
 pmd_thread_read_poll_cycles(const struct pmd_thread *t_, uint64_t *cycles,
-                            uint64_t *busy, uint64_t *idle,
+                            uint64_t *busy, uint64_t *idle, uint64_t *sleep,
                             long long int *age_ms)
 {
     struct pmd_thread *t = CONST_CAST(struct pmd_thread *, t_);
     unsigned long long now_busy, now_idle, base_busy, base_idle;
+    unsigned long long now_sleep, base_sleep;
     long long int base_ms;
 
     for (size_t i = 0; i < t->n_polls; i++) {
@@ -480,9 +485,12 @@ pmd_thread_read_poll_cycles(const struct pmd_thread *t_, uint64_t *cycles,
     atomic_read_relaxed(&t->counters[PMD_IDLE_CYCLES], &now_idle);
     atomic_read_relaxed(&t->polls_base_busy, &base_busy);
     atomic_read_relaxed(&t->polls_base_idle, &base_idle);
+    atomic_read_relaxed(&t->counters[PMD_SLEEP_CYCLES], &now_sleep);
+    atomic_read_relaxed(&t->polls_base_sleep, &base_sleep);
     atomic_read_relaxed(&t->polls_base_ms, &base_ms);
     *busy = now_busy >= base_busy ? now_busy - base_busy : 0;
     *idle = now_idle >= base_idle ? now_idle - base_idle : 0;
+    *sleep = now_sleep >= base_sleep ? now_sleep - base_sleep : 0;
     *age_ms = time_msec() - base_ms;
 }
 

@@ -149,11 +149,12 @@ struct pmd_thread {
      * true, so no other queue is given to it. */
     bool isolated;
 
-    /* Written by the thread when it installs a poll list: its busy and
-     * idle cycles then, and the time (time_msec()), so that a queue's
+    /* Written by the thread when it installs a poll list: its busy, idle
+     * and sleep cycles then, and the time (time_msec()), so that a queue's
      * 'cycles' can be read as a share of the thread's cycles since. */
     atomic_ullong polls_base_busy;
     atomic_ullong polls_base_idle;
+    atomic_ullong polls_base_sleep;
     atomic_llong polls_base_ms;
 
     /* Reload handshake.  The main thread fills 'next_polls' and sets
@@ -193,7 +194,7 @@ void pmd_thread_read_counters(const struct pmd_thread *,
 void pmd_thread_clear_counters(struct pmd_thread *);
 void pmd_thread_read_poll_cycles(const struct pmd_thread *, uint64_t *cycles,
                                  uint64_t *busy, uint64_t *idle,
-                                 long long int *age_ms);
+                                 uint64_t *sleep, long long int *age_ms);
 uint64_t pmd_cycles_hz(void);
 
 #endif /* pmd.h */

@@ -4,7 +4,35 @@
 #
 # Every benchmark prints what it measured on (benchmark_header), takes
 # medians of several rounds (median) and some count a process's CPU time
-# (cpu_ticks).
+# (cpu_ticks).  Those on tunnel-sandbox.sh's two switches read their
+# arguments (benchmark_args) and start (tunnel_benchmark_init) alike.
+
+# benchmark_args RUNS SECONDS [ARG...]
+#   Sets $runs and $seconds from a benchmark's arguments ARG...,
+#   "[RUNS [SECONDS]]", with RUNS and SECONDS as the defaults.
+benchmark_args() {
+    runs=${3:-$1}
+    seconds=${4:-$2}
+}
+
+# tunnel_benchmark_init NAME
+#   The start of a benchmark on tunnel-sandbox.sh's two switches: builds,
+#   sources sandbox.sh and tunnel-sandbox.sh, makes the sandbox
+#   /tmp/ovs-percpu-NAME (cleaned up at exit), and sets $out to
+#   /tmp/ovs-percpu-NAME.out, $afxdp to AF_XDP ports in native mode (veth
+#   spreads its queues only to native XDP) and the hosts' ports
+#   ($tunnel_host_options) to those with two receive queues.  $top is the
+#   checkout.
+tunnel_benchmark_init() {
+    "$top/utilities/build.sh" > /dev/null
+    . "$top/utilities/sandbox.sh"
+    . "$top/utilities/tunnel-sandbox.sh"
+    sandbox_init "$top/vswitchd" "/tmp/ovs-percpu-$1"
+    trap tunnel_sandbox_cleanup EXIT
+    out=/tmp/ovs-percpu-$1.out
+    afxdp="type=afxdp options:xdp-mode=native"
+    tunnel_host_options="$afxdp options:n_rxq=2"
+}
 
 # benchmark_header NAME [ARG...]
 #   Prints which commit (and whether the tree had uncommitted changes), how

@@ -21,18 +21,10 @@
 # Usage: ipip-benchmark.sh [RUNS [SECONDS]]   (default 3 runs of 5 s)
 set -e
 
-runs=${1:-3}
-seconds=${2:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/utilities/build.sh" > /dev/null
-. "$top/utilities/sandbox.sh"
 . "$top/utilities/benchmark-common.sh"
-. "$top/utilities/tunnel-sandbox.sh"
-sandbox_init "$top/vswitchd" /tmp/ovs-percpu-ipip-bench
-trap tunnel_sandbox_cleanup EXIT
-out=/tmp/ovs-percpu-ipip-bench.out
-afxdp="type=afxdp options:xdp-mode=native"
-tunnel_host_options="$afxdp options:n_rxq=2"
+benchmark_args 3 5 "$@"
+tunnel_benchmark_init ipip-bench
 
 # lookups HV
 #   Prints how many packets reached switch HV's flow lookup: exact-match

@@ -28,9 +28,9 @@
 # Must run as root, under the system lock (Documentation/testing.md).
 set -e
 
-runs=${1:-3}
-seconds=${2:-4}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/utilities/benchmark-common.sh"
+benchmark_args 3 4 "$@"
 
 # Switch 1 runs in a namespace of its own, rcb-hv1, so that its ovs-netdev
 # tap cannot clash with another switch's on this host: the script runs
@@ -45,15 +45,7 @@ if [ -z "$RCB_INNER" ]; then
     ip netns del rcb-hv1
     exit $status
 fi
-"$top/utilities/build.sh" > /dev/null
-. "$top/utilities/sandbox.sh"
-. "$top/utilities/benchmark-common.sh"
-. "$top/utilities/tunnel-sandbox.sh"
-sandbox_init "$top/vswitchd" /tmp/ovs-percpu-route-bench
-trap tunnel_sandbox_cleanup EXIT
-out=/tmp/ovs-percpu-route-bench.out
-afxdp="type=afxdp options:xdp-mode=native"
-tunnel_host_options="$afxdp options:n_rxq=2"
+tunnel_benchmark_init route-bench
 
 # add_routes N
 #   Adds N routes to switch 1's table through one unixctl connection

@@ -22,6 +22,7 @@
 
 #include "datapath.h"
 #include "dp-port.h"
+#include "dp-unixctl.h"
 #include "dpif-netdev.h"
 #include "netdev.h"
 #include "openvswitch/dynamic-string.h"
@@ -234,7 +235,7 @@ static void
 show_stock_rxq(struct ds *s, const struct pmd_thread *t)
 {
     struct stock_rxq *rxqs;
-    uint64_t *cycles, busy, idle, total, sum = 0;
+    uint64_t *cycles, busy, idle, sleep, total, sum = 0;
     long long int age_ms;
 
     if (t->index == 0) {
@@ -246,7 +247,7 @@ show_stock_rxq(struct ds *s, const struct pmd_thread *t)
 
     cycles = xcalloc(MAX(t->n_polls, 1), sizeof *cycles);
     rxqs = xcalloc(MAX(t->n_polls, 1), sizeof *rxqs);
-    pmd_thread_read_poll_cycles(t, cycles, &busy, &idle, &age_ms);
+    pmd_thread_read_poll_cycles(t, cycles, &busy, &idle, &sleep, &age_ms);
     total = busy + idle;
     for (size_t i = 0; i < t->n_polls; i++) {
         rxqs[i].poll = &t->polls[i];
@@ -296,16 +297,6 @@ compare_stock_thread(const void *a_, const void *b_)
     return (*a)->core_id < (*b)->core_id ? -1 : (*a)->core_id > (*b)->core_id;
 }
 
-/* Finds the datapath as stock's commands do: by an argument that names
- * one, or the only one there is. */
-static struct datapath *
-find_stock_datapath(const char *name)
-{
-    struct datapath *dp = name ? datapath_find(name) : NULL;
-
-    return dp ? dp : datapath_find(NULL);
-}
-
 /* The common part of stock's pmd-stats-show, pmd-stats-clear,
  * pmd-rxq-show and pmd-perf-show (dpif_netdev_pmd_info()): parses
  * "[-pmd CORE] [-secs SECS] [DP]" from 'argv' and does 'type' for each
@@ -341,11 +332,14 @@ stock_pmd_info(struct unixctl_conn *conn, int argc, const char *argv[],
             argv += 1;
         }
     }
-    dp = find_stock_datapath(dp_name);
+    /* As stock's dpif_netdev_pmd_info(): an argument that names no
+     * datapath still selects the only one there is. */
+    dp = dp_name ? datapath_find(dp_name) : NULL;
     if (!dp) {
-        unixctl_command_reply_error(conn,
-                                    "please specify an existing datapath");
-        return;
+        dp = dp_unixctl_find_datapath(conn, NULL, NULL);
+        if (!dp) {
+            return;
+        }
     }
 
     ovs_mutex_lock(&dp->reconfig_mutex);
@@ -451,11 +445,11 @@ static void
 stock_pmd_rxq_rebalance(struct unixctl_conn *conn, int argc,
                         const char *argv[], void *aux OVS_UNUSED)
 {
-    struct datapath *dp = find_stock_datapath(argc > 1 ? argv[1] : NULL);
+    struct datapath *dp = dp_unixctl_find_datapath(conn,
+                                                   argc > 1 ? argv[1] : NULL,
+                                                   NULL);
 
-    if (!dp || (argc > 1 && !datapath_find(argv[1]))) {
-        unixctl_command_reply_error(conn,
-                                    "please specify an existing datapath");
+    if (!dp) {
         return;
     }
     datapath_request_reconfigure(dp);
@@ -470,11 +464,11 @@ static void
 stock_bond_show(struct unixctl_conn *conn, int argc, const char *argv[],
                 void *aux OVS_UNUSED)
 {
-    struct datapath *dp = find_stock_datapath(argc > 1 ? argv[1] : NULL);
+    struct datapath *dp = dp_unixctl_find_datapath(conn,
+                                                   argc > 1 ? argv[1] : NULL,
+                                                   NULL);
 
-    if (!dp || (argc > 1 && !datapath_find(argv[1]))) {
-        unixctl_command_reply_error(conn,
-                                    "please specify an existing datapath");
+    if (!dp) {
         return;
     }
     unixctl_command_reply(conn, "");

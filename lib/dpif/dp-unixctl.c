@@ -46,21 +46,35 @@
 #include "tunnel-nexthop.h"
 #include "vport-tunnel.h"
 
-/* Finds the datapath named by the optional first argument of a command, or
+/* Finds, for a command, the datapath that its argument 'name' names, or
+ * the only one if 'name' is NULL.  If there is none, replies to 'conn' with
+ * an error and returns NULL: 'unknown' if both it and 'name' are nonnull,
+ * otherwise stock's "please specify an existing datapath".  For our
+ * commands and the stock ones (dp-unixctl-stock.c). */
+struct datapath *
+dp_unixctl_find_datapath(struct unixctl_conn *conn, const char *name,
+                         const char *unknown)
+{
+    struct datapath *dp = datapath_find(name);
+
+    if (!dp) {
+        unixctl_command_reply_error(conn, name && unknown
+                                    ? unknown
+                                    : "please specify an existing datapath");
+    }
+    return dp;
+}
+
+/* Finds the datapath named by the optional first argument of one of our
+ * commands, which takes 'n_args_without_dp' arguments without it, or
  * replies with an error and returns NULL. */
 static struct datapath *
 find_datapath(struct unixctl_conn *conn, int argc, const char *argv[],
               int n_args_without_dp)
 {
-    const char *name = argc > n_args_without_dp ? argv[1] : NULL;
-    struct datapath *dp = datapath_find(name);
-
-    if (!dp) {
-        unixctl_command_reply_error(conn, name
-                                    ? "no such datapath"
-                                    : "please specify an existing datapath");
-    }
-    return dp;
+    return dp_unixctl_find_datapath(conn,
+                                    argc > n_args_without_dp ? argv[1] : NULL,
+                                    "no such datapath");
 }
 
 

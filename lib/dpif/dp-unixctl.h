@@ -35,7 +35,15 @@
  *       Makes the allocation of per-thread flow-stats slots fail, so that
  *       threads fall back to slot 0. */
 
+struct datapath;
+struct unixctl_conn;
+
 void dp_unixctl_register(void);
 void dp_unixctl_register_test_commands(void);
+
+/* For the commands of both files. */
+struct datapath *dp_unixctl_find_datapath(struct unixctl_conn *,
+                                          const char *name,
+                                          const char *unknown);
 
 #endif /* dp-unixctl.h */

@@ -130,32 +130,25 @@ list_tests() {
 }
 
 # Runs the tests "$@" selects; their results land in $workdir/$suite.dir
-# and in the log $workdir/run.out.  With -T, one testsuite run per test,
-# timed, each failed test's directory saved in $workdir/failed.
+# and in the log $workdir/run.out.  Under the system lock, or with -T, one
+# testsuite run per test: one test a lock, so that the host's other system
+# tests get their turn between ours, and with -T each timed, each failed
+# test's directory saved in $workdir/failed.
 run_tests() {
-    if [ -z "$times" ]; then
+    if [ -z "$times" ] && [ -z "$lock" ]; then
         # The suite exits non-zero when a test fails; the caller decides.
-        if [ -z "$lock" ]; then
-            "$testsuite" -C "$workdir" AUTOTEST_PATH="$path" -j"$jobs" "$@" \
-                > "$workdir/run.out" 2>&1 || true
-            return
-        fi
-        # One test a lock, so that the host's other system tests get
-        # their turn between ours.  Autotest keeps a failed test's
-        # directory in $suite.dir across these runs.
-        : > "$workdir/run.out"
-        list_tests "$@" > "$workdir/locked.list"
-        while read -r num title; do
-            run_suite -C "$workdir" AUTOTEST_PATH="$path" "$num" \
-                >> "$workdir/run.out" 2>&1 < /dev/null || true
-        done < "$workdir/locked.list"
+        "$testsuite" -C "$workdir" AUTOTEST_PATH="$path" -j"$jobs" "$@" \
+            > "$workdir/run.out" 2>&1 || true
         return
     fi
+    # Autotest keeps a failed test's directory in $suite.dir across these
+    # runs.
     : > "$workdir/run.out"
-    list_tests "$@" > "$workdir/timed.list"
+    list_tests "$@" > "$workdir/one-by-one.list"
     while read -r num title; do
         run_suite -C "$workdir" AUTOTEST_PATH="$path" "$num" \
             >> "$workdir/run.out" 2>&1 < /dev/null || true
+        [ -n "$times" ] || continue
         end=$(date +%s.%N)
         start=$(cat "$workdir/started" 2>/dev/null || echo "$end")
         status=$(test_status "$num")
@@ -167,7 +160,7 @@ run_tests() {
         fi
         echo "$num $status $(echo "$start $end" | awk '{printf "%.0f", $2 - $1}') $title" \
             | tee -a "$times"
-    done < "$workdir/timed.list"
+    done < "$workdir/one-by-one.list"
 }
 
 # Copies the directories "$@" (the last is the destination) without the
