@@ -48,7 +48,15 @@ struct dp_gso;
     DP_GSO_COUNTER(DP_GSO_DROP_TOO_MANY, drops[GSO_DROP_TOO_MANY_SEGS],     \
                    "drop too many segments")                                \
     DP_GSO_COUNTER(DP_GSO_DROP_BAD_CSUM, drops[GSO_DROP_BAD_CSUM_REQUEST],  \
-                   "drop checksum not completable")
+                   "drop checksum not completable")                         \
+    DP_GSO_COUNTER(DP_GSO_TSO_WHOLE, tso_sent_whole,                        \
+                   "tso packets sent whole")                                \
+    DP_GSO_COUNTER(DP_GSO_FRAGLIST_PACKETS, fraglist_packets,               \
+                   "gro packets sent as original segments")                 \
+    DP_GSO_COUNTER(DP_GSO_FRAGLIST_SEGMENTS, fraglist_segments,             \
+                   "original segments sent")                                \
+    DP_GSO_COUNTER(DP_GSO_FRAGLIST_UNUSABLE, fraglist_unusable,             \
+                   "original segments not usable")
 
 enum dp_gso_counter {
 #define DP_GSO_COUNTER(ENUM, MEMBER, NAME) ENUM,

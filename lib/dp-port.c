@@ -255,6 +255,22 @@ needs_software_offload(const struct dp_packet_batch *batch,
     return false;
 }
 
+/* Counts in 'stats' the packets of 'batch', bound for a netdev with TSO,
+ * that are marked for segmentation: they go out whole. */
+static void
+count_tso_whole(const struct dp_packet_batch *batch, struct gso_stats *stats)
+{
+    const struct dp_packet *packet;
+    size_t n = 0;
+
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        n += dp_packet_hwol_is_tso(packet);
+    }
+    if (n) {
+        gso_stats_add(&stats->tso_sent_whole, n);
+    }
+}
+
 /* Where software segmentation sends: one port, from one thread. */
 struct port_sink {
     struct dp_port *port;
@@ -322,6 +338,9 @@ dp_port_send(struct dp_port *port, unsigned thread_index,
                          ? 0 : port->netdev->ol_flags);
 
     dp_packet_batch_apply_cutlen(batch);
+    if (ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO) {
+        count_tso_whole(batch, stats);
+    }
     if (OVS_UNLIKELY(needs_software_offload(batch, ol_flags))) {
         send_with_software_offload(port, thread_index, batch, stats,
                                    ol_flags);

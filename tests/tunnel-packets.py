@@ -64,11 +64,12 @@ SPORT_MIN, SPORT_MAX = 32768, 61000
 
 def inner(args):
     payload = bytes(range(256)) * (args.size // 256 + 1)
-    l4 = (TCP(sport=40000, dport=5201, seq=args.seq, ack=1,
-              flags=args.tcp_flags, window=512)
+    l4 = (TCP(sport=args.tcp_sport, dport=5201, seq=args.seq, ack=1,
+              flags=args.tcp_flags, window=args.window)
           if args.tcp else UDP(sport=1234, dport=5678))
-    return (Ether(src=HOST_MAC, dst=PEER_MAC)
-            / IP(src="10.0.0.1", dst="10.0.0.2", ttl=64, id=args.ident,
+    return (Ether(src=HOST_MAC, dst=args.inner_dst_mac or PEER_MAC)
+            / IP(src="10.0.0.1", dst="10.0.0.2", ttl=args.inner_ttl,
+                 id=args.ident,
                  flags="DF")
             / l4 / Raw(payload[:args.size]))
 
@@ -156,6 +157,10 @@ def main():
     p.add_argument("--seq", type=int, default=1)
     p.add_argument("--ident", type=int, default=1)
     p.add_argument("--tcp-flags", default="PA")
+    p.add_argument("--window", type=int, default=512)
+    p.add_argument("--tcp-sport", type=int, default=40000)
+    p.add_argument("--inner-ttl", type=int, default=64)
+    p.add_argument("--inner-dst-mac")
     p.add_argument("--key", type=lambda x: int(x, 0), default=None)
     p.add_argument("--no-key", action="store_true")
     p.add_argument("--csum", action="store_true")

@@ -32,6 +32,7 @@
 #include "kernel-ipip.h"
 #include "flow.h"
 #include "netdev.h"
+#include "netdev-provider.h"
 #include "odp-util.h"
 #include "packets.h"
 #include "openvswitch/dynamic-string.h"
@@ -633,6 +634,54 @@ receive_batch(struct unixctl_conn *conn, int argc, const char *argv[],
     unixctl_command_reply(conn, NULL);
 }
 
+/* The transmit offloads "dpif-percpu/set-tx-tso" gives a dummy port. */
+#define TEST_TSO_OFFLOADS (NETDEV_TX_OFFLOAD_TCP_TSO                       \
+                           | NETDEV_TX_OFFLOAD_TCP_CKSUM                   \
+                           | NETDEV_TX_OFFLOAD_IPV4_CKSUM)
+
+/* dpif-percpu/set-tx-tso DP PORT on|off: makes the dummy port PORT claim
+ * TSO and TCP and IPv4 checksum offload, or none, as a NIC would, so that
+ * tests see what goes out whole to a port with TSO; netdev-dummy in OVS 3.1
+ * claims none.  Only before traffic: the threads read the flags without
+ * synchronisation. */
+static void
+set_tx_tso(struct unixctl_conn *conn, int argc OVS_UNUSED,
+           const char *argv[], void *aux OVS_UNUSED)
+{
+    struct datapath *dp = datapath_find(argv[1]);
+    struct dp_port *port;
+    bool on;
+
+    if (!strcmp(argv[3], "on")) {
+        on = true;
+    } else if (!strcmp(argv[3], "off")) {
+        on = false;
+    } else {
+        unixctl_command_reply_error(conn, "expected \"on\" or \"off\"");
+        return;
+    }
+    if (!dp) {
+        unixctl_command_reply_error(conn, "no such datapath");
+        return;
+    }
+    /* Ports are deleted only by the main thread, which this is. */
+    port = datapath_find_port_by_name(dp, argv[2]);
+    if (!port) {
+        unixctl_command_reply_error(conn, "no such port");
+        return;
+    }
+    if (strcmp(netdev_get_type(port->netdev), "dummy")) {
+        unixctl_command_reply_error(conn, "not a dummy port");
+        return;
+    }
+    if (on) {
+        port->netdev->ol_flags |= TEST_TSO_OFFLOADS;
+    } else {
+        port->netdev->ol_flags &= ~TEST_TSO_OFFLOADS;
+    }
+    unixctl_command_reply(conn, NULL);
+}
+
 /* Opens, in '*dpif', the datapath that 'name' names as dpctl does
  * ("[TYPE@]NAME").  Returns 0 or a positive errno value. */
 static int
@@ -760,6 +809,8 @@ dp_unixctl_register_test_commands(void)
     unixctl_command_register("dpif-percpu/receive-batch",
                              "dp port [--csum|--tso=segsz] packet...", 3, INT_MAX,
                              receive_batch, NULL);
+    unixctl_command_register("dpif-percpu/set-tx-tso", "dp port on|off",
+                             3, 3, set_tx_tso, NULL);
     unixctl_command_register("dpif-percpu/put-flow-hex", "dp key actions",
                              3, 3, put_flow_hex, NULL);
     unixctl_command_register("dpif-percpu/execute-hex",

@@ -228,6 +228,7 @@ gro_tcp4_item_init(struct gro_tcp4_item *item, struct dp_packet *p,
     item->first_id = ntohs(ip->ip_id);
     item->id_mode = GRO_TCP4_ID_UNDECIDED;
     item->has_room = false;
+    gro_fraglist_seg_init(&item->segs[0], (const char *) ip + IP_HEADER_LEN);
 }
 
 /* Returns true if the candidate 'seg' ends its packet as soon as it is in it
@@ -348,6 +349,9 @@ gro_tcp4_merge(struct gro_tcp4_item *item, struct dp_packet *p,
         return GRO_TCP4_NOT_MERGED;
     }
 
+    if (item->n_segs < GRO_FRAGLIST_MAX_SEGS) {
+        gro_fraglist_seg_init(&item->segs[item->n_segs], tcp);
+    }
     if (!item->has_room) {
         gro_tcp4_item_make_room(item);
     }
@@ -404,6 +408,9 @@ gro_tcp4_item_finish(struct gro_tcp4_item *item)
         dp_packet_hwol_set_tx_ipv4(p);
         dp_packet_hwol_set_csum_tcp(p);
         tso_segsz_set(p, item->mss);
+        gro_fraglist_keep(p, l2, item->mss,
+                          item->id_mode == GRO_TCP4_ID_FIXED,
+                          item->segs, item->n_segs);
     }
     return p;
 }

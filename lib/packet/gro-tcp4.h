@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "gro-cell.h"
+#include "gro-fraglist.h"
 #include "openvswitch/types.h"
 #include "packets.h"
 
@@ -119,6 +120,9 @@ struct gro_tcp4_item {
     enum gro_tcp4_id_mode id_mode;  /* How the IP IDs progress. */
     bool has_room;              /* Has 'pkt' been given room to grow to
                                  * GRO_CELL_MAX_LEN? */
+    struct gro_fraglist_seg segs[GRO_FRAGLIST_MAX_SEGS]; /* What each of
+                                 * the first 'n_segs' segments had of its
+                                 * own (gro-fraglist.h). */
 };
 
 /* The outcome of gro_tcp4_merge(). */

@@ -24,6 +24,7 @@
 #include "crc32c.h"
 #include "csum.h"
 #include "dp-packet.h"
+#include "gro-fraglist.h"
 #include "gso-private.h"
 #include "net-hdrs.h"
 #include "packets.h"
@@ -242,6 +243,17 @@ gso_segment(struct dp_packet *p, uint16_t segsz, struct gso_output *out,
     if (error || !segsz) {
         gso_drop(p, GSO_DROP_MALFORMED, stats);
         return EINVAL;
+    }
+
+    /* A packet GRO merged goes out as the segments it was merged from,
+     * when they are still known and usable. */
+    error = gro_fraglist_segment(p, &h, hdr_len, segsz, out, &n_segs);
+    if (!error) {
+        gso_stats_add(&stats->fraglist_packets, 1);
+        gso_stats_add(&stats->fraglist_segments, n_segs);
+        return 0;
+    } else if (error != ENOENT) {
+        gso_stats_add(&stats->fraglist_unusable, 1);
     }
 
     error = gso_tcp_segment(p, &h, hdr_len, segsz, out, &n_segs);

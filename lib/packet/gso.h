@@ -86,6 +86,22 @@ struct gso_stats {
                                         * completed. */
     atomic_uint64_t drops[GSO_N_DROP_REASONS]; /* Packets it dropped, by
                                                 * reason. */
+    atomic_uint64_t fraglist_packets;  /* Packets merged by GRO that
+                                        * gso_segment() sent as their
+                                        * original segments
+                                        * (gro-fraglist.h), not counted in
+                                        * 'packets_segmented'. */
+    atomic_uint64_t fraglist_segments; /* The original segments it sent,
+                                        * not counted in 'segments_out'. */
+    atomic_uint64_t fraglist_unusable; /* Packets whose original segments
+                                        * were kept but could not be used
+                                        * (headers rewritten, or a smaller
+                                        * segment size): cut as any other,
+                                        * counted in 'packets_segmented'
+                                        * too. */
+    atomic_uint64_t tso_sent_whole;    /* Packets marked for segmentation
+                                        * sent whole to a netdev with TSO
+                                        * (dp_port_send()). */
 };
 
 /* Adds 'n' to 'counter', a member of a 'struct gso_stats' that the calling

@@ -44,6 +44,7 @@
 #include "csum.h"
 #include "dp-packet.h"
 #include "gro-cell.h"
+#include "gso.h"
 #include "packets.h"
 #include "tso-segsz.h"
 #include "util.h"
@@ -96,6 +97,50 @@ check_merged(const struct dp_packet *p)
                "completes to %#x, the segment's checksum is %#x", got, want);
 }
 
+/* Checks that every packet of 'batch', segments of a merged packet, is
+ * TCP/IPv4 with valid IPv4 and TCP checksums, as the original segments GRO
+ * merged had (gro-fraglist.h), or as gso_segment() computes them; frees
+ * them. */
+static void
+check_segments(struct dp_packet_batch *batch, void *aux OVS_UNUSED)
+{
+    struct dp_packet *p;
+
+    DP_PACKET_BATCH_FOR_EACH (i, p, batch) {
+        const struct ip_header *ip = dp_packet_data(p);
+        size_t size = dp_packet_size(p);
+        size_t ihl;
+
+        fuzz_check(size >= IP_HEADER_LEN, "segment too short");
+        ihl = IP_IHL(ip->ip_ihl_ver) * 4;
+        fuzz_check(ihl >= IP_HEADER_LEN && ihl <= size
+                   && ntohs(ip->ip_tot_len) == size, "segment lengths");
+        fuzz_check(!csum(ip, ihl), "segment IPv4 header checksum");
+        fuzz_check(!csum_finish(csum_continue(packet_csum_pseudoheader(ip),
+                                              (const char *) ip + ihl,
+                                              size - ihl)),
+                   "segment TCP checksum");
+        dp_packet_delete(p);
+    }
+    dp_packet_batch_init(batch);
+}
+
+/* Sends the merged packet 'p' through gso_segment() as a port without TSO
+ * would, which gives back its original segments, and checks them. */
+static void
+segment_merged(struct dp_packet *p)
+{
+    static struct gso_stats stats;
+    struct dp_packet_batch out;
+    struct gso_output output = {
+        .batch = &out, .flush = check_segments, .aux = NULL,
+    };
+
+    dp_packet_batch_init(&out);
+    gso_segment(p, tso_segsz_get(p), &output, &stats);
+    check_segments(&out, NULL);
+}
+
 /* Pops everything ready in 'cell', checks it and frees it.  Returns how
  * many packets came out. */
 static size_t
@@ -113,8 +158,10 @@ drain(struct gro_cell *cell)
         DP_PACKET_BATCH_FOR_EACH (i, p, &batch) {
             if (tso_segsz_get(p)) {
                 check_merged(p);
+                segment_merged(p);
+            } else {
+                dp_packet_delete(p);
             }
-            dp_packet_delete(p);
             n++;
         }
     }
