@@ -666,6 +666,7 @@ test_memory(void)
         .high_thresh = 100 * 1000,
         .low_thresh = 70 * 1000,
         .timeout_ms = IPF_CPU_DEFAULT_TIMEOUT_MS,
+        .max_frags = SIZE_MAX,
     };
     struct dgram *d = dgram_new(false, true, IPPROTO_UDP, 2000, 0);
     struct ipf_cpu *ipf = ipf_cpu_create(&cfg);
@@ -756,6 +757,7 @@ test_lru(void)
         .high_thresh = 40 * 1000,
         .low_thresh = 25 * 1000,
         .timeout_ms = IPF_CPU_DEFAULT_TIMEOUT_MS,
+        .max_frags = SIZE_MAX,
     };
     struct dgram *d[4];
     struct ipf_cpu *ipf = ipf_cpu_create(&cfg);
@@ -808,6 +810,7 @@ test_set_config(void)
         .high_thresh = 35 * 1000,
         .low_thresh = 15 * 1000,
         .timeout_ms = 5000,
+        .max_frags = SIZE_MAX,
     };
     struct dgram *d = dgram_new(false, true, IPPROTO_UDP, 3000, 0);
     struct ipf_cpu *ipf = ipf_cpu_create(NULL);
@@ -1017,14 +1020,14 @@ test_config(void)
 {
     struct ipf_cpu_config cfgs[] = {
         { IPF_CPU_DEFAULT_HIGH_THRESH, IPF_CPU_DEFAULT_LOW_THRESH,
-          IPF_CPU_DEFAULT_TIMEOUT_MS },
-        { 0, 0, 1000 },
-        { 1000, 1000, 1000 },
-        { 1000, 2000, 1000 },
-        { 1000, 0, 0 },
-        { 1000, 0, -5 },
-        { 1000, 0, IPF_CPU_MAX_TIMEOUT_MS },
-        { 1000, 0, IPF_CPU_MAX_TIMEOUT_MS + 1 },
+          IPF_CPU_DEFAULT_TIMEOUT_MS, { 0, 0 }, SIZE_MAX },
+        { 0, 0, 1000, { 0, 0 }, SIZE_MAX },
+        { 1000, 1000, 1000, { 0, 0 }, SIZE_MAX },
+        { 1000, 2000, 1000, { 0, 0 }, SIZE_MAX },
+        { 1000, 0, 0, { 0, 0 }, SIZE_MAX },
+        { 1000, 0, -5, { 0, 0 }, SIZE_MAX },
+        { 1000, 0, IPF_CPU_MAX_TIMEOUT_MS, { 0, 0 }, SIZE_MAX },
+        { 1000, 0, IPF_CPU_MAX_TIMEOUT_MS + 1, { 0, 0 }, SIZE_MAX },
     };
 
     for (int i = 0; i < ARRAY_SIZE(cfgs); i++) {

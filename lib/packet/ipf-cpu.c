@@ -143,6 +143,14 @@ struct ipf_cpu_counters {
     atomic_uint64_t timed_out;
     atomic_uint64_t discarded;
     atomic_uint64_t drops[IPF_N_DROP_REASONS];
+    atomic_uint64_t frags_held;
+    /* By family (0 IPv4, 1 IPv6), as struct ipf_cpu_family_stats. */
+    atomic_uint64_t accepted[2];
+    atomic_uint64_t completed[2];
+    atomic_uint64_t expired[2];
+    atomic_uint64_t too_small[2];
+    atomic_uint64_t overlap[2];
+    atomic_uint64_t purged[2];
 };
 
 /* One forwarding thread's reassembly table.  Everything here but
@@ -153,6 +161,7 @@ struct ipf_cpu {
     struct ovs_list lru;        /* Queues, least recently used first. */
     struct ovs_list age;        /* Queues, oldest first. */
     size_t mem;                 /* The memory account, in bytes. */
+    size_t n_frags;             /* Fragments held in all queues. */
 
     /* Recently finished datagrams: a ring, the oldest at 'recent_next',
      * indexed by 'recent_map'. */
@@ -181,6 +190,8 @@ ipf_cpu_config_default(struct ipf_cpu_config *cfg)
     cfg->high_thresh = IPF_CPU_DEFAULT_HIGH_THRESH;
     cfg->low_thresh = IPF_CPU_DEFAULT_LOW_THRESH;
     cfg->timeout_ms = IPF_CPU_DEFAULT_TIMEOUT_MS;
+    cfg->min_frag[0] = cfg->min_frag[1] = 0;
+    cfg->max_frags = SIZE_MAX;
 }
 
 /* Returns NULL if 'cfg' is usable, otherwise a malloc'd message that says
@@ -220,6 +231,8 @@ ipf_cpu_drop_reason_to_string(enum ipf_cpu_drop_reason reason)
     case IPF_DROP_COMPLETE: return "complete";
     case IPF_DROP_MALFORMED: return "malformed";
     case IPF_DROP_MEMORY: return "memory";
+    case IPF_DROP_MIN_FRAG: return "min-frag";
+    case IPF_DROP_MAX_FRAGS: return "max-frags";
     case IPF_N_DROP_REASONS:
     default:
         return "<invalid>";
@@ -245,6 +258,7 @@ ipf_publish_gauges(struct ipf_cpu *ipf)
 {
     atomic_store_relaxed(&ipf->counters.bytes_held, ipf->mem);
     atomic_store_relaxed(&ipf->counters.queues, hmap_count(&ipf->queues));
+    atomic_store_relaxed(&ipf->counters.frags_held, ipf->n_frags);
 }
 
 /* Frees fragment 'p', dropped on arrival for 'reason'. */
@@ -287,6 +301,15 @@ ipf_cpu_create(const struct ipf_cpu_config *cfg)
     for (size_t i = 0; i < IPF_N_DROP_REASONS; i++) {
         atomic_init(&ipf->counters.drops[i], 0);
     }
+    atomic_init(&ipf->counters.frags_held, 0);
+    for (size_t i = 0; i < 2; i++) {
+        atomic_init(&ipf->counters.accepted[i], 0);
+        atomic_init(&ipf->counters.completed[i], 0);
+        atomic_init(&ipf->counters.expired[i], 0);
+        atomic_init(&ipf->counters.too_small[i], 0);
+        atomic_init(&ipf->counters.overlap[i], 0);
+        atomic_init(&ipf->counters.purged[i], 0);
+    }
     return ipf;
 }
 
@@ -298,6 +321,8 @@ ipf_queue_destroy(struct ipf_cpu *ipf, struct ipf_cpu_queue *q)
         dp_packet_delete(q->frags[i].pkt);
     }
     free(q->frags);
+    ovs_assert(ipf->n_frags >= q->n_frags);
+    ipf->n_frags -= q->n_frags;
     hmap_remove(&ipf->queues, &q->node);
     ovs_list_remove(&q->lru_node);
     ovs_list_remove(&q->age_node);
@@ -343,6 +368,8 @@ ipf_make_room(struct ipf_cpu *ipf, size_t need,
             break;
         }
         if (q != keep) {
+            ipf_counter_add(&ipf->counters.purged[q->key.is_ipv6],
+                            q->n_frags);
             ipf_queue_destroy(ipf, q);
             ipf_counter_add(&ipf->counters.evicted, 1);
         }
@@ -693,6 +720,10 @@ ipf_queue_discard(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
                   long long int now)
 {
     ipf_recent_add(ipf, &q->key, q->node.hash, reason, now);
+    ipf_counter_add(&ipf->counters.purged[q->key.is_ipv6], q->n_frags);
+    if (reason == IPF_DROP_OVERLAP) {
+        ipf_counter_add(&ipf->counters.overlap[q->key.is_ipv6], 1);
+    }
     ipf_queue_destroy(ipf, q);
     ipf_counter_add(&ipf->counters.discarded, 1);
     ipf_drop(ipf, p, reason);
@@ -715,6 +746,8 @@ ipf_queue_insert(struct ipf_cpu *ipf, struct ipf_cpu_queue *q, size_t pos,
     memmove(&q->frags[pos + 1], &q->frags[pos],
             (q->n_frags - pos) * sizeof *q->frags);
     q->n_frags++;
+    ipf->n_frags++;
+    ipf_counter_add(&ipf->counters.accepted[fi->key.is_ipv6], 1);
 
     f = &q->frags[pos];
     f->pkt = p;
@@ -758,6 +791,10 @@ ipf_queue_start(struct ipf_cpu *ipf, struct dp_packet *p,
                   + IPF_INITIAL_FRAG_SLOTS * sizeof(struct ipf_cpu_frag);
     struct ipf_cpu_queue *q;
 
+    if (ipf->n_frags >= ipf->cfg.max_frags) {
+        ipf_drop(ipf, p, IPF_DROP_MAX_FRAGS);
+        return NULL;
+    }
     if (cost > ipf->cfg.high_thresh || !ipf_make_room(ipf, cost, NULL)) {
         ipf_drop(ipf, p, IPF_DROP_MEMORY);
         return NULL;
@@ -891,6 +928,7 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
             covered = q->frags[i].end == q->frags[i + 1].start;
         }
         if (covered) {
+            ipf_counter_add(&ipf->counters.overlap[fi->key.is_ipv6], 1);
             ipf_drop(ipf, p, IPF_DROP_DUPLICATE);
         } else {
             ipf_queue_discard(ipf, q, p, IPF_DROP_OVERLAP, now);
@@ -914,12 +952,19 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
             return NULL;
         }
         ipf_recent_add(ipf, &q->key, q->node.hash, IPF_DROP_COMPLETE, now);
+        ipf_counter_add(&ipf->counters.accepted[fi->key.is_ipv6], 1);
+        ipf_counter_add(&ipf->counters.completed[fi->key.is_ipv6],
+                        q->n_frags + 1);
         ipf_queue_destroy(ipf, q);
         dp_packet_delete(p);
         ipf_counter_add(&ipf->counters.reassembled, 1);
         return out;
     }
 
+    if (ipf->n_frags >= ipf->cfg.max_frags) {
+        ipf_drop(ipf, p, IPF_DROP_MAX_FRAGS);
+        return NULL;
+    }
     cost = ipf_frag_cost(p) + ipf_queue_growth(q);
     if (q->mem + cost > ipf->cfg.high_thresh
         || !ipf_make_room(ipf, cost, q)) {
@@ -966,10 +1011,21 @@ ipf_cpu_reassemble(struct ipf_cpu *ipf, struct dp_packet *p,
     }
     ipf_counter_add(&ipf->counters.fragments_in, 1);
 
+    /* ipf.c's minimum fragment size: IP bytes, headers included. */
+    if (fi.more && ipf->cfg.min_frag[fi.key.is_ipv6]
+        && fi.data_ofs - p->l3_ofs + (fi.end - fi.start)
+           < ipf->cfg.min_frag[fi.key.is_ipv6]) {
+        ipf_counter_add(&ipf->counters.too_small[fi.key.is_ipv6], 1);
+        ipf_drop(ipf, p, IPF_DROP_MIN_FRAG);
+        ipf_publish_gauges(ipf);
+        return NULL;
+    }
+
     hash = hash_bytes(&fi.key, sizeof fi.key, 0);
     q = ipf_queue_find(ipf, &fi.key, hash);
     if (q && ipf_queue_expired(ipf, q, now_ms)) {
         /* ipf_cpu_run() has not run since this queue expired. */
+        ipf_counter_add(&ipf->counters.expired[q->key.is_ipv6], q->n_frags);
         ipf_queue_destroy(ipf, q);
         ipf_counter_add(&ipf->counters.timed_out, 1);
         q = NULL;
@@ -1004,6 +1060,7 @@ ipf_cpu_expire(struct ipf_cpu *ipf, long long int now_ms, size_t max)
         if (n >= max || !ipf_queue_expired(ipf, q, now_ms)) {
             break;
         }
+        ipf_counter_add(&ipf->counters.expired[q->key.is_ipv6], q->n_frags);
         ipf_queue_destroy(ipf, q);
         ipf_counter_add(&ipf->counters.timed_out, 1);
         n++;
@@ -1051,5 +1108,16 @@ ipf_cpu_get_stats(const struct ipf_cpu *ipf_, struct ipf_cpu_stats *stats)
     atomic_read_relaxed(&c->discarded, &stats->discarded);
     for (size_t i = 0; i < IPF_N_DROP_REASONS; i++) {
         atomic_read_relaxed(&c->drops[i], &stats->drops[i]);
+    }
+    atomic_read_relaxed(&c->frags_held, &stats->frags_held);
+    for (size_t i = 0; i < 2; i++) {
+        struct ipf_cpu_family_stats *f = &stats->family[i];
+
+        atomic_read_relaxed(&c->accepted[i], &f->accepted);
+        atomic_read_relaxed(&c->completed[i], &f->completed);
+        atomic_read_relaxed(&c->expired[i], &f->expired);
+        atomic_read_relaxed(&c->too_small[i], &f->too_small);
+        atomic_read_relaxed(&c->overlap[i], &f->overlap);
+        atomic_read_relaxed(&c->purged[i], &f->purged);
     }
 }

@@ -175,6 +175,13 @@ struct ipf_cpu_config {
     size_t low_thresh;          /* Evict down to this; below high_thresh. */
     long long int timeout_ms;   /* A queue's lifetime after its first
                                  * fragment, in ms. */
+    uint32_t min_frag[2];       /* By family (0 IPv4, 1 IPv6): a fragment
+                                 * other than the last with fewer IP bytes
+                                 * (headers included) is dropped
+                                 * (IPF_DROP_MIN_FRAG); 0 for no minimum. */
+    size_t max_frags;           /* Most fragments held in all queues; one
+                                 * more is dropped (IPF_DROP_MAX_FRAGS);
+                                 * 0 for no limit but memory. */
 };
 
 char *ipf_cpu_config_check(const struct ipf_cpu_config *);
@@ -191,16 +198,33 @@ enum ipf_cpu_drop_reason {
     IPF_DROP_COMPLETE,      /* Its datagram was reassembled recently. */
     IPF_DROP_MALFORMED,     /* Bad header or contradictory lengths. */
     IPF_DROP_MEMORY,        /* No room even after eviction. */
+    IPF_DROP_MIN_FRAG,      /* Not last and under min_frag bytes. */
+    IPF_DROP_MAX_FRAGS,     /* max_frags fragments already held. */
     IPF_N_DROP_REASONS
 };
 
 const char *ipf_cpu_drop_reason_to_string(enum ipf_cpu_drop_reason);
+
+/* Counters of one address family, in fragments, with the meaning of
+ * OVS's ipf.c counters of the same names (dpctl/ipf-get-status). */
+struct ipf_cpu_family_stats {
+    uint64_t accepted;          /* Fragments taken into a datagram (held,
+                                 * or completing it). */
+    uint64_t completed;         /* Fragments of reassembled datagrams. */
+    uint64_t expired;           /* Fragments of datagrams timed out. */
+    uint64_t too_small;         /* Dropped for min_frag. */
+    uint64_t overlap;           /* Dropped as overlapping held data
+                                 * (overlaps and duplicates). */
+    uint64_t purged;            /* Held fragments freed otherwise: their
+                                 * datagram evicted or discarded. */
+};
 
 /* A table's counters, as ipf_cpu_get_stats() reads them. */
 struct ipf_cpu_stats {
     /* Gauges. */
     uint64_t bytes_held;        /* The memory account, in bytes. */
     uint64_t queues;            /* Datagrams being reassembled. */
+    uint64_t frags_held;        /* Fragments held, in all queues. */
 
     /* Counters since creation. */
     uint64_t fragments_in;      /* Fragments offered. */
@@ -210,6 +234,7 @@ struct ipf_cpu_stats {
     uint64_t discarded;         /* Datagrams discarded whole because of a
                                  * bad fragment (overlap, too many, ...). */
     uint64_t drops[IPF_N_DROP_REASONS]; /* Fragments dropped on arrival. */
+    struct ipf_cpu_family_stats family[2]; /* By family: 0 IPv4, 1 IPv6. */
 };
 
 struct ipf_cpu *ipf_cpu_create(const struct ipf_cpu_config *);
