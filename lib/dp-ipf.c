@@ -21,6 +21,7 @@
 #include <errno.h>
 
 #include "datapath.h"
+#include "dpif-provider.h"
 #include "ipf-cpu.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
@@ -38,10 +39,26 @@ VLOG_DEFINE_THIS_MODULE(dp_ipf);
  * never frees a whole table at once. */
 #define DP_IPF_BUSY_EXPIRE 8
 
+/* OVS's ipf.c bounds, which dpctl/ipf-set-min-frag and ipf-set-max-nfrags
+ * keep: the smallest minimum fragment size, and the largest maximum number
+ * of fragments held.  And its default maximum. */
+#define DP_IPF_MIN_FRAG_LBOUND 400
+#define DP_IPF_NFRAG_UBOUND 5000
+#define DP_IPF_NFRAG_DEFAULT 1000
+
 /* The limits the threads apply, replaced whole on each change. */
 struct dp_ipf_config {
-    struct ipf_cpu_config limits;
+    struct ipf_cpu_config limits; /* Per thread; min_frag and max_frags
+                                   * from the dpctl/ipf-* settings below. */
     uint64_t generation;        /* Increases with each change. */
+
+    /* What dpctl/ipf-* set. */
+    bool ct_enabled[2];         /* Reassemble for ct(), by family (0 IPv4,
+                                 * 1 IPv6); else fragments go to conntrack
+                                 * as they are. */
+    uint32_t max_nfrags;        /* Most fragments held by all threads:
+                                 * each thread may hold
+                                 * max_nfrags / n_threads. */
 };
 
 /* One thread's reassembly: written only by the thread whose index it has;
@@ -75,11 +92,14 @@ dp_ipf_init(struct datapath *dp)
     struct dp_ipf_config *cfg = xzalloc(sizeof *cfg);
     struct dp_ipf *ipf = xzalloc(sizeof *ipf);
 
+    ipf->n_threads = dp->n_thread_slots;
     ipf_cpu_config_default(&cfg->limits);
     cfg->generation = 1;
+    cfg->ct_enabled[0] = cfg->ct_enabled[1] = true;
+    cfg->max_nfrags = DP_IPF_NFRAG_DEFAULT;
+    cfg->limits.max_frags = cfg->max_nfrags / ipf->n_threads;
     ovsrcu_set_hidden(&ipf->config, cfg);
     ipf->rejected = NULL;
-    ipf->n_threads = dp->n_thread_slots;
     ipf->threads = xzalloc_cacheline(ipf->n_threads * sizeof *ipf->threads);
     for (size_t i = 0; i < ipf->n_threads; i++) {
         ovsrcu_set_hidden(&ipf->threads[i].table, NULL);
@@ -129,6 +149,30 @@ dp_ipf_thread_stopped(struct datapath *dp, size_t index)
         ovsrcu_set(&slot->table, NULL);
         ovsrcu_postpone__(free_table, table);
     }
+}
+
+/* Returns a copy of 'ipf''s current configuration, for the caller to
+ * change and give to dp_ipf_config_publish().  Under 'reconfig_mutex'. */
+static struct dp_ipf_config *
+dp_ipf_config_copy(const struct dp_ipf *ipf)
+{
+    const struct dp_ipf_config *old;
+
+    old = ovsrcu_get_protected(struct dp_ipf_config *, &ipf->config);
+    return xmemdup(old, sizeof *old);
+}
+
+/* Publishes 'cfg', a changed copy from dp_ipf_config_copy(), with the next
+ * generation, for the threads to apply.  Under 'reconfig_mutex'. */
+static void
+dp_ipf_config_publish(struct dp_ipf *ipf, struct dp_ipf_config *cfg)
+{
+    struct dp_ipf_config *old;
+
+    old = ovsrcu_get_protected(struct dp_ipf_config *, &ipf->config);
+    cfg->generation = old->generation + 1;
+    ovsrcu_set(&ipf->config, cfg);
+    ovsrcu_postpone(free, old);
 }
 
 /* Parses other_config key 'key' into '*value' (unchanged if the key is
@@ -217,12 +261,12 @@ dp_ipf_set_config(struct datapath *dp, const struct smap *other_config)
     if (limits.high_thresh != old->limits.high_thresh
         || limits.low_thresh != old->limits.low_thresh
         || limits.timeout_ms != old->limits.timeout_ms) {
-        struct dp_ipf_config *cfg = xmalloc(sizeof *cfg);
+        struct dp_ipf_config *cfg = dp_ipf_config_copy(ipf);
 
-        cfg->limits = limits;
-        cfg->generation = old->generation + 1;
-        ovsrcu_set(&ipf->config, cfg);
-        ovsrcu_postpone(free, old);
+        cfg->limits.high_thresh = limits.high_thresh;
+        cfg->limits.low_thresh = limits.low_thresh;
+        cfg->limits.timeout_ms = limits.timeout_ms;
+        dp_ipf_config_publish(ipf, cfg);
         VLOG_INFO("%s: fragment reassembly limits: high %"PRIuSIZE
                   " bytes, low %"PRIuSIZE" bytes, timeout %lld s per "
                   "thread", dp->name, limits.high_thresh, limits.low_thresh,
@@ -303,6 +347,10 @@ dp_ipf_format_stats(struct ds *s, const struct datapath *dp)
                   PRIuSIZE" bytes, timeout %lld s\n",
                   cfg->limits.high_thresh, cfg->limits.low_thresh,
                   cfg->limits.timeout_ms / 1000);
+    ds_put_format(s, "fragments held per thread: at most %"PRIuSIZE
+                  " (ipf-set-max-nfrags %"PRIu32" over %"PRIuSIZE
+                  " threads)\n", cfg->limits.max_frags, cfg->max_nfrags,
+                  dp->ipf->n_threads);
     memset(&total, 0, sizeof total);
     for (size_t i = 1; i <= dp->n_thread_slots; i++) {
         const struct pmd_thread *t = datapath_thread(dp,
@@ -333,4 +381,109 @@ dp_ipf_format_stats(struct ds *s, const struct datapath *dp)
     }
     ds_put_cstr(s, "total:\n");
     format_stats(s, &total);
+}
+
+/* dpctl/ipf-set-enabled and ipf-set-disabled: whether ct() reassembles
+ * fragments of IPv6 ('v6') or IPv4 per thread.  Disabled, fragments go to
+ * conntrack as they are, as with OVS's ipf.c disabled.  Returns 0.  Under
+ * 'dp->reconfig_mutex'. */
+int
+dp_ipf_set_enabled(struct datapath *dp, bool v6, bool enabled)
+{
+    struct dp_ipf_config *cfg = dp_ipf_config_copy(dp->ipf);
+
+    cfg->ct_enabled[v6] = enabled;
+    dp_ipf_config_publish(dp->ipf, cfg);
+    return 0;
+}
+
+/* dpctl/ipf-set-min-frag: the fewest IP bytes a fragment other than the
+ * last of IPv6 ('v6') or IPv4 may have.  Returns EINVAL, changing nothing,
+ * below ipf.c's bound of 400.  Under 'dp->reconfig_mutex'. */
+int
+dp_ipf_set_min_frag(struct datapath *dp, bool v6, uint32_t min_frag)
+{
+    struct dp_ipf_config *cfg;
+
+    if (min_frag < DP_IPF_MIN_FRAG_LBOUND) {
+        return EINVAL;
+    }
+    cfg = dp_ipf_config_copy(dp->ipf);
+    cfg->limits.min_frag[v6] = min_frag;
+    dp_ipf_config_publish(dp->ipf, cfg);
+    return 0;
+}
+
+/* dpctl/ipf-set-max-nfrags: the most fragments all threads hold, split
+ * evenly between the thread indexes (rounded down) so that each thread
+ * counts against its own share only.  Returns EINVAL, changing nothing,
+ * above ipf.c's bound of 5000.  Under 'dp->reconfig_mutex'. */
+int
+dp_ipf_set_max_nfrags(struct datapath *dp, uint32_t max_nfrags)
+{
+    struct dp_ipf_config *cfg;
+
+    if (max_nfrags > DP_IPF_NFRAG_UBOUND) {
+        return EINVAL;
+    }
+    cfg = dp_ipf_config_copy(dp->ipf);
+    cfg->max_nfrags = max_nfrags;
+    cfg->limits.max_frags = max_nfrags / dp->ipf->n_threads;
+    dp_ipf_config_publish(dp->ipf, cfg);
+    return 0;
+}
+
+/* Returns a bit mask of the families whose fragments ct() reassembles per
+ * thread: DP_IPF_CT_V4, DP_IPF_CT_V6.  Any thread; reads only. */
+unsigned int
+dp_ipf_ct_families(const struct datapath *dp)
+{
+    const struct dp_ipf_config *cfg;
+
+    cfg = ovsrcu_get(struct dp_ipf_config *, &dp->ipf->config);
+    return ((cfg->ct_enabled[0] ? DP_IPF_CT_V4 : 0)
+            | (cfg->ct_enabled[1] ? DP_IPF_CT_V6 : 0));
+}
+
+/* Fills 'st' for dpctl/ipf-get-status, in the terms of OVS's ipf.c: the
+ * settings, the fragments held and the counters, summed over the threads'
+ * own counters (each written by its thread only).  The mapping of our
+ * counters to ipf.c's is in Documentation/fragments.md.  Under
+ * 'dp->reconfig_mutex'. */
+void
+dp_ipf_get_status(const struct datapath *dp, struct dpif_ipf_status *st)
+{
+    const struct dp_ipf_config *cfg;
+    uint64_t nfrag = 0;
+
+    cfg = ovsrcu_get(struct dp_ipf_config *, &dp->ipf->config);
+    memset(st, 0, sizeof *st);
+    for (size_t i = 0; i < dp->ipf->n_threads; i++) {
+        const struct ipf_cpu *table;
+        struct ipf_cpu_stats ts;
+
+        table = ovsrcu_get(struct ipf_cpu *, &dp->ipf->threads[i].table);
+        if (!table) {
+            continue;
+        }
+        ipf_cpu_get_stats(table, &ts);
+        nfrag += ts.frags_held;
+        for (int f = 0; f < 2; f++) {
+            struct dpif_ipf_proto_status *ps = f ? &st->v6 : &st->v4;
+            const struct ipf_cpu_family_stats *fs = &ts.family[f];
+
+            ps->nfrag_accepted += fs->accepted;
+            ps->nfrag_completed_sent += fs->completed;
+            ps->nfrag_expired_sent += fs->expired;
+            ps->nfrag_too_small += fs->too_small;
+            ps->nfrag_overlap += fs->overlap;
+            ps->nfrag_purged += fs->purged;
+        }
+    }
+    st->nfrag = MIN(nfrag, UINT_MAX);
+    st->nfrag_max = cfg->max_nfrags;
+    st->v4.enabled = cfg->ct_enabled[0];
+    st->v6.enabled = cfg->ct_enabled[1];
+    st->v4.min_frag_size = cfg->limits.min_frag[0];
+    st->v6.min_frag_size = cfg->limits.min_frag[1];
 }

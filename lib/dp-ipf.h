@@ -54,6 +54,7 @@
 #include <stdint.h>
 
 struct datapath;
+struct dpif_ipf_status;
 struct ds;
 struct ipf_cpu;
 struct pmd_thread;
@@ -66,5 +67,16 @@ void dp_ipf_thread_stopped(struct datapath *, size_t index);
 struct ipf_cpu *dp_ipf_thread_table(struct pmd_thread *);
 void dp_ipf_thread_run(struct pmd_thread *, bool busy);
 void dp_ipf_format_stats(struct ds *, const struct datapath *);
+
+/* dpctl/ipf-* for the per-thread reassembly (OVS's ipf.c's settings and
+ * status, kept in the datapath's RCU-published configuration; the status is
+ * summed from counters each thread writes in its own table). */
+#define DP_IPF_CT_V4 (1u << 0)
+#define DP_IPF_CT_V6 (1u << 1)
+int dp_ipf_set_enabled(struct datapath *, bool v6, bool enabled);
+int dp_ipf_set_min_frag(struct datapath *, bool v6, uint32_t min_frag);
+int dp_ipf_set_max_nfrags(struct datapath *, uint32_t max_nfrags);
+unsigned int dp_ipf_ct_families(const struct datapath *);
+void dp_ipf_get_status(const struct datapath *, struct dpif_ipf_status *);
 
 #endif /* dp-ipf.h */
