@@ -1040,6 +1040,71 @@ test_config(void)
     }
 }
 
+/* Prints the per-family counters and the fragments held of 'ipf'. */
+static void
+print_family_stats(const struct ipf_cpu *ipf)
+{
+    struct ipf_cpu_stats s = stats(ipf);
+
+    for (int i = 0; i < 2; i++) {
+        const struct ipf_cpu_family_stats *f = &s.family[i];
+
+        printf("%s: accepted=%"PRIu64" completed=%"PRIu64" expired=%"PRIu64
+               " too_small=%"PRIu64" overlap=%"PRIu64" purged=%"PRIu64"\n",
+               i ? "v6" : "v4", f->accepted, f->completed, f->expired,
+               f->too_small, f->overlap, f->purged);
+    }
+    printf("frags_held=%"PRIu64"\n", s.frags_held);
+}
+
+/* limits: min_frag refuses small non-last fragments of its family only,
+ * max_frags bounds the fragments held but never refuses a completing
+ * one, and the per-family counters move as ipf.c's do. */
+static void
+test_limits(void)
+{
+    struct ipf_cpu_config cfg;
+    struct dgram *a = dgram_new(false, true, IPPROTO_UDP, 3000, 1);
+    struct dgram *b = dgram_new(true, true, IPPROTO_UDP, 3000, 2);
+    struct dgram *c = dgram_new(false, true, IPPROTO_UDP, 2000, 3);
+    struct dgram *e = dgram_new(true, true, IPPROTO_UDP, 2000, 4);
+    struct ipf_cpu *ipf;
+
+    ipf_cpu_config_default(&cfg);
+    cfg.min_frag[0] = 1000;     /* IPv4: 1000 IP bytes, header included. */
+    cfg.max_frags = 3;
+    ipf = ipf_cpu_create(&cfg);
+
+    /* IPv4: 976 bytes of data + 20 of header is too small unless last. */
+    offer_frag(ipf, a, 0, 976, true, 0);
+    offer_frag(ipf, a, 0, 984, true, 0);
+    offer_frag(ipf, a, 984, 984, true, 0);
+    offer_frag(ipf, a, 984, 984, true, 0);        /* Duplicate. */
+    /* IPv6 has no minimum here. */
+    offer_frag(ipf, b, 0, 504, true, 0);
+    /* Three held: the next to be held is refused... */
+    offer_frag(ipf, c, 0, 1000, true, 0);
+    offer_frag(ipf, b, 1000, 504, true, 0);
+    /* ...but the one that completes 'a' is not. */
+    offer_frag(ipf, a, 1968, 1032, false, 0);
+    print_stats(ipf);
+    print_family_stats(ipf);
+
+    /* IPv6: an overlap discards 'b' (1 held fragment purged). */
+    offer_frag(ipf, b, 496, 504, true, 0);
+    /* Then 'e' times out with one fragment held. */
+    offer_frag(ipf, e, 0, 1000, true, 10);
+    ipf_cpu_run(ipf, 10 + IPF_CPU_DEFAULT_TIMEOUT_MS);
+    print_stats(ipf);
+    print_family_stats(ipf);
+
+    ipf_cpu_destroy(ipf);
+    free(a);
+    free(b);
+    free(c);
+    free(e);
+}
+
 /* Returns true if 'arg' names the second optional word 'word'. */
 static bool
 arg_is(int argc, char *argv[], int i, const char *word)
@@ -1090,6 +1155,8 @@ main(int argc, char *argv[])
         test_ipv6_hbh();
     } else if (!strcmp(cmd, "padding")) {
         test_padding(arg_is(argc, argv, 2, "ipv6"));
+    } else if (!strcmp(cmd, "limits")) {
+        test_limits();
     } else if (!strcmp(cmd, "config")) {
         test_config();
     } else {

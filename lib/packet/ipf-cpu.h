@@ -100,6 +100,13 @@
  *   fragment that contradicts the datagram's known end (data beyond the last
  *   fragment, or two different last fragments), which discards the datagram
  *   as Linux does.
+ * - IPF_DROP_MIN_FRAG: a fragment other than the last with fewer IP bytes
+ *   (headers included) than the family's 'min_frag', as OVS's ipf.c's
+ *   minimum fragment size (dpctl/ipf-set-min-frag); dropped alone.
+ * - IPF_DROP_MAX_FRAGS: a fragment to be held while 'max_frags' are held
+ *   in all queues (the thread's share of dpctl/ipf-set-max-nfrags); dropped
+ *   alone.  A fragment that completes its datagram is not held, and never
+ *   refused for it.
  *
  * Memory
  * ------
