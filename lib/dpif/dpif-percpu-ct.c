@@ -26,6 +26,7 @@
 #include "dp-conntrack.h"
 #include "dp-ipf.h"
 #include "dpif-percpu.h"
+#include "dpif-provider.h"
 #include "ipf.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/list.h"
@@ -333,15 +334,30 @@ dpif_percpu_ipf_get_status(struct dpif *dpif, struct dpif_ipf_status *status)
 }
 
 /* ipf-get-status -m lists what ipf.c holds.  The per-thread tables are
- * walked only by their threads, so listing them would need each thread's
- * cooperation; it is not available (EOPNOTSUPP), which dpctl reports after
- * the status. */
+ * walked only by their threads, so what they hold cannot be listed without
+ * each thread's cooperation: with fragments held, listing is not available
+ * (EOPNOTSUPP, which dpctl reports after the status); with none held, the
+ * list is empty, and is given as such. */
+
+/* The dump context of an empty per-thread list; never dereferenced. */
+static char empty_percpu_dump;
+
 int
 dpif_percpu_ipf_dump_start(struct dpif *dpif, struct ipf_dump_ctx **ctx)
 {
     if (!uses_ovs_ipf(dpif)) {
-        *ctx = NULL;
-        return EOPNOTSUPP;
+        struct datapath *dp = dpif_percpu_get_datapath(dpif);
+        struct dpif_ipf_status st;
+
+        ovs_mutex_lock(&dp->reconfig_mutex);
+        dp_ipf_get_status(dp, &st);
+        ovs_mutex_unlock(&dp->reconfig_mutex);
+        if (st.nfrag) {
+            *ctx = NULL;
+            return EOPNOTSUPP;
+        }
+        *ctx = (struct ipf_dump_ctx *) &empty_percpu_dump;
+        return 0;
     }
     return ipf_dump_start(ctx);
 }
@@ -349,11 +365,14 @@ dpif_percpu_ipf_dump_start(struct dpif *dpif, struct ipf_dump_ctx **ctx)
 int
 dpif_percpu_ipf_dump_next(struct dpif *dpif, void *ctx, char **dump)
 {
+    if (ctx == &empty_percpu_dump) {
+        return EOF;
+    }
     return ipf_dump_next(conntrack_ipf_ctx(get_ct(dpif)), ctx, dump);
 }
 
 int
 dpif_percpu_ipf_dump_done(struct dpif *dpif OVS_UNUSED, void *ctx)
 {
-    return ipf_dump_done(ctx);
+    return ctx == &empty_percpu_dump ? 0 : ipf_dump_done(ctx);
 }
