@@ -45,7 +45,8 @@ TESTSUITE_AT = \
 	tests/percpu-install.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
-	tests/ipip-packets.py tests/tunnel-packets.py tests/gso-packets.py \
+	tests/ipip-packets.py tests/tunnel-packets.py tests/nd-packets.py \
+	tests/gso-packets.py \
 	tests/neigh-packets.py \
 	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \
 	tests/iperf3-intervals.py tests/afpacket-big-frames.py \

@@ -68,7 +68,7 @@ struct port_addrs {
 struct learned {
     struct hmap_node node;      /* In 'tunnel_neigh''s 'learned'. */
     char dev[IFNAMSIZ];         /* The cache's device name: the port's. */
-    ovs_be32 ip;                /* The next hop. */
+    struct in6_addr ip;         /* The next hop (IPv4 mapped, for ARP's). */
     struct eth_addr mac;        /* The MAC learned. */
     long long int confirmed;    /* Last solicited answer, in ms. */
     bool disputed;              /* Someone claimed another MAC since. */
@@ -81,7 +81,8 @@ struct learned {
 /* A request of ours awaiting its answer. */
 struct pending {
     odp_port_t port_no;         /* Sent from this port... */
-    ovs_be32 ip;                /* ...for this address... */
+    struct in6_addr ip;         /* ...for this address (IPv4 mapped, for an
+                                 * ARP request)... */
     long long int sent;         /* ...at this time, in ms; 0: free slot. */
     unsigned int answers;       /* Answers taken so far. */
     bool reverify;              /* Its first answer found a learned entry:
@@ -101,7 +102,7 @@ struct bucket {
  * packets to an unresolved next hop sends one request a second, not one per
  * packet. */
 struct arp_sent {
-    ovs_be32 ip;                /* The next hop. */
+    struct in6_addr ip;         /* The next hop (IPv4 mapped, for IPv4). */
     long long int sent;         /* Time sent, in ms; 0: never. */
 };
 
@@ -110,7 +111,8 @@ struct arp_sent {
 struct thread_budget {
     PADDED_MEMBERS(CACHE_LINE_SIZE,
         struct bucket snoop;    /* ARP packets to examine. */
-        struct bucket request;  /* ARP requests to send. */
+        struct bucket nd_snoop; /* Neighbor Advertisements to examine. */
+        struct bucket request;  /* ARP requests and solicitations. */
         struct arp_sent history[TUNNEL_NEIGH_ARP_HISTORY];
     );
 };
@@ -146,6 +148,7 @@ tunnel_neigh_create(size_t n_threads)
     tn->budgets = xzalloc_cacheline(n_threads * sizeof *tn->budgets);
     for (size_t i = 0; i < n_threads; i++) {
         tn->budgets[i].snoop.tokens = TUNNEL_NEIGH_SNOOP_BURST;
+        tn->budgets[i].nd_snoop.tokens = TUNNEL_NEIGH_SNOOP_BURST;
         tn->budgets[i].request.tokens = TUNNEL_NEIGH_REQUEST_BURST;
     }
     return tn;
@@ -183,20 +186,21 @@ tunnel_neigh_destroy(struct tunnel_neigh *tn)
 
 /* Returns the hash of the learned entry for 'ip' on 'dev'. */
 static uint32_t
-learned_hash(const char dev[IFNAMSIZ], ovs_be32 ip)
+learned_hash(const char dev[IFNAMSIZ], const struct in6_addr *ip)
 {
-    return hash_string(dev, hash_int((OVS_FORCE uint32_t) ip, 0));
+    return hash_string(dev, hash_bytes(ip, sizeof *ip, 0));
 }
 
 /* Returns the learned entry for 'ip' on 'dev', or NULL. */
 static struct learned *
-learned_find(struct tunnel_neigh *tn, const char dev[IFNAMSIZ], ovs_be32 ip)
+learned_find(struct tunnel_neigh *tn, const char dev[IFNAMSIZ],
+             const struct in6_addr *ip)
     OVS_REQUIRES(tn->mutex)
 {
     struct learned *l;
 
     HMAP_FOR_EACH_WITH_HASH (l, node, learned_hash(dev, ip), &tn->learned) {
-        if (l->ip == ip && !strncmp(l->dev, dev, IFNAMSIZ)) {
+        if (ipv6_addr_equals(&l->ip, ip) && !strncmp(l->dev, dev, IFNAMSIZ)) {
             return l;
         }
     }
@@ -364,8 +368,8 @@ tunnel_neigh_format(struct ds *s, const struct datapath *dp)
 
 /* Remembers that a request for 'ip' went out of 'port_no' at 'now'. */
 static void
-pending_add(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
-            long long int now)
+pending_add(struct tunnel_neigh *tn, odp_port_t port_no,
+            const struct in6_addr *ip, long long int now)
 {
     struct pending *slot = NULL;
 
@@ -373,7 +377,8 @@ pending_add(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
     for (size_t i = 0; i < TUNNEL_NEIGH_MAX_PENDING; i++) {
         struct pending *p = &tn->pending[i];
 
-        if (p->sent && p->port_no == port_no && p->ip == ip) {
+        if (p->sent && p->port_no == port_no
+            && ipv6_addr_equals(&p->ip, ip)) {
             slot = p;
             break;
         }
@@ -382,7 +387,7 @@ pending_add(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
         }
     }
     slot->port_no = port_no;
-    slot->ip = ip;
+    slot->ip = *ip;
     slot->sent = now ? now : 1;
     slot->answers = 0;
     /* A slot that held a request whose answers were candidates (or this
@@ -396,14 +401,15 @@ pending_add(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
  * TUNNEL_NEIGH_PENDING_MS before 'now' and answered fewer than
  * TUNNEL_NEIGH_MAX_ANSWERS times, if there is one, or NULL. */
 static struct pending *
-pending_find(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
-             long long int now)
+pending_find(struct tunnel_neigh *tn, odp_port_t port_no,
+             const struct in6_addr *ip, long long int now)
     OVS_REQUIRES(tn->mutex)
 {
     for (size_t i = 0; i < TUNNEL_NEIGH_MAX_PENDING; i++) {
         struct pending *p = &tn->pending[i];
 
-        if (p->sent && p->port_no == port_no && p->ip == ip) {
+        if (p->sent && p->port_no == port_no
+            && ipv6_addr_equals(&p->ip, ip)) {
             if (now - p->sent >= TUNNEL_NEIGH_PENDING_MS
                 || p->answers >= TUNNEL_NEIGH_MAX_ANSWERS) {
                 p->sent = 0;
@@ -413,6 +419,27 @@ pending_find(struct tunnel_neigh *tn, odp_port_t port_no, ovs_be32 ip,
         }
     }
     return NULL;
+}
+
+/* Returns true if a request for 'ip' went out of a port other than
+ * 'port_no' less than TUNNEL_NEIGH_PENDING_MS before 'now' and still
+ * takes answers. */
+static bool
+pending_elsewhere(struct tunnel_neigh *tn, odp_port_t port_no,
+                  const struct in6_addr *ip, long long int now)
+    OVS_REQUIRES(tn->mutex)
+{
+    for (size_t i = 0; i < TUNNEL_NEIGH_MAX_PENDING; i++) {
+        const struct pending *p = &tn->pending[i];
+
+        if (p->sent && p->port_no != port_no
+            && ipv6_addr_equals(&p->ip, ip)
+            && now - p->sent < TUNNEL_NEIGH_PENDING_MS
+            && p->answers < TUNNEL_NEIGH_MAX_ANSWERS) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Counts an answer to request 'p'; 'closes' ends it at once (no further
@@ -462,13 +489,13 @@ budget_take(struct pmd_thread *t)
 /* Returns true if 't' may send an ARP request for 'ip' now, and records
  * that it does.  The history is the thread's own. */
 static bool
-request_allowed(struct pmd_thread *t, ovs_be32 ip)
+request_allowed(struct pmd_thread *t, const struct in6_addr *ip)
 {
     struct arp_sent *history = t->dp->tunnel_neigh->budgets[t->index].history;
     size_t oldest = 0;
 
     for (size_t i = 0; i < TUNNEL_NEIGH_ARP_HISTORY; i++) {
-        if (history[i].ip == ip) {
+        if (ipv6_addr_equals(&history[i].ip, ip)) {
             if (t->now - history[i].sent < TUNNEL_NEIGH_REQUEST_INTERVAL_MS
                 && history[i].sent) {
                 return false;
@@ -480,31 +507,44 @@ request_allowed(struct pmd_thread *t, ovs_be32 ip)
             oldest = i;
         }
     }
-    history[oldest].ip = ip;
+    history[oldest].ip = *ip;
     history[oldest].sent = t->now ? t->now : 1;
     return true;
 }
 
-/* Sends, from bridge local port 'local_port' with MAC 'local_mac', an ARP
- * request for 'next_hop' from address 'src', unless 't' sent one for it
- * less than a second ago or is over its request budget, and remembers it,
- * so that the answer is learned.
+/* Sends, from bridge local port 'local_port' with MAC 'local_mac', a
+ * request for 'next_hop' from address 'src' (both IPv4 mapped for an ARP
+ * request; else an IPv6 Neighbor Solicitation to 'next_hop''s
+ * solicited-node multicast address, with the source link-layer address
+ * option), unless 't' sent one for it less than a second ago or is over
+ * its request budget, and remembers it, so that the answer is learned.
  * The request goes through the underlay bridge's flows as if the host had
  * sent it. */
 void
 tunnel_neigh_request(struct pmd_thread *t, struct dp_port *local_port,
-                     struct eth_addr local_mac, ovs_be32 src,
-                     ovs_be32 next_hop)
+                     struct eth_addr local_mac, const struct in6_addr *src,
+                     const struct in6_addr *next_hop)
 {
     struct dp_packet_batch batch;
     struct dp_packet *packet;
 
+    if (!IN6_IS_ADDR_V4MAPPED(next_hop) && !ipv6_addr_is_set(src)) {
+        /* A solicitation from :: is duplicate address detection's. */
+        return;
+    }
     if (!tunnel_neigh_request_admit(t, local_port->port_no, next_hop)) {
         return;
     }
-    packet = dp_packet_new(ETH_HEADER_LEN + ARP_ETH_HEADER_LEN);
-    compose_arp(packet, ARP_OP_REQUEST, local_mac, eth_addr_zero, true,
-                src, next_hop);
+    if (IN6_IS_ADDR_V4MAPPED(next_hop)) {
+        packet = dp_packet_new(ETH_HEADER_LEN + ARP_ETH_HEADER_LEN);
+        compose_arp(packet, ARP_OP_REQUEST, local_mac, eth_addr_zero, true,
+                    in6_addr_get_mapped_ipv4(src),
+                    in6_addr_get_mapped_ipv4(next_hop));
+    } else {
+        packet = dp_packet_new(ETH_HEADER_LEN + IPV6_HEADER_LEN
+                               + ND_MSG_LEN + ND_LLA_OPT_LEN);
+        compose_nd_ns(packet, local_mac, src, next_hop);
+    }
     pkt_metadata_init(&packet->md, local_port->port_no);
     dp_packet_batch_init_packet(&batch, packet);
     dp_input_inject(t, &batch);
@@ -512,24 +552,29 @@ tunnel_neigh_request(struct pmd_thread *t, struct dp_port *local_port,
 
 /* The decision of tunnel_neigh_request(), without the packet: returns
  * true, having counted the request and remembered it as awaiting its
- * answers, if 't' may send a request for 'next_hop' out of 'port_no' now;
- * false (counted if over the budget) if not.  Also called by
- * tests/fuzz/fuzz-tunnel-neigh.c, which cannot inject packets. */
+ * answers, if 't' may send a request for 'next_hop' (IPv4 mapped, for
+ * ARP) out of 'port_no' now; false (counted if over the budget) if not.
+ * Also called by tests/fuzz/fuzz-tunnel-neigh.c, which cannot inject
+ * packets. */
 bool
 tunnel_neigh_request_admit(struct pmd_thread *t, odp_port_t port_no,
-                           ovs_be32 next_hop)
+                           const struct in6_addr *next_hop)
 {
+    bool is_arp = IN6_IS_ADDR_V4MAPPED(next_hop);
+
     if (!request_allowed(t, next_hop)) {
         return false;
     }
     if (!bucket_take(&t->dp->tunnel_neigh->budgets[t->index].request,
                      TUNNEL_NEIGH_REQUEST_RATE, TUNNEL_NEIGH_REQUEST_BURST,
                      t->now)) {
-        vport_tunnel_count(t, VPORT_TNL_ARP_REQUESTS_OVER_RATE, 1);
+        vport_tunnel_count(t, is_arp ? VPORT_TNL_ARP_REQUESTS_OVER_RATE
+                                     : VPORT_TNL_ND_REQUESTS_OVER_RATE, 1);
         return false;
     }
     pending_add(t->dp->tunnel_neigh, port_no, next_hop, t->now);
-    vport_tunnel_count(t, VPORT_TNL_TX_ARP_REQUESTS, 1);
+    vport_tunnel_count(t, is_arp ? VPORT_TNL_TX_ARP_REQUESTS
+                                 : VPORT_TNL_TX_ND_REQUESTS, 1);
     return true;
 }
 
@@ -559,10 +604,12 @@ snoop_gratuitous(struct pmd_thread *t, const char *dev, ovs_be32 ip,
 
     vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_GARP, 1);
     if (budget_take(t)) {
+        struct in6_addr ip6;
         struct learned *l;
 
+        in6_addr_set_mapped_ipv4(&ip6, ip);
         ovs_mutex_lock(&tn->mutex);
-        l = learned_find(tn, dev, ip);
+        l = learned_find(tn, dev, &ip6);
         if (l && !eth_addr_equals(l->mac, mac)) {
             l->disputed = true;
         }
@@ -570,23 +617,31 @@ snoop_gratuitous(struct pmd_thread *t, const char *dev, ovs_be32 ip,
     }
 }
 
-/* An ARP reply from 'ip' at 'mac' to one of the addresses of 'port', named
- * 'dev': learned if it answers a request of ours (see tunnel-neigh.h). */
+/* Returns the neighbour discovery counterpart of ARP snooping verdict
+ * 'arp'. */
+static enum vport_tunnel_counter
+nd_verdict(enum vport_tunnel_counter arp)
+{
+    return (arp == VPORT_TNL_ARP_LEARNED ? VPORT_TNL_ND_LEARNED
+            : arp == VPORT_TNL_ARP_CONFIRMED ? VPORT_TNL_ND_CONFIRMED
+            : arp == VPORT_TNL_ARP_CANDIDATES ? VPORT_TNL_ND_CANDIDATES
+            : arp == VPORT_TNL_ARP_REFUSED_FULL ? VPORT_TNL_ND_REFUSED_FULL
+            : VPORT_TNL_ND_REFUSED_UNSOLICITED);
+}
+
+/* An answer from 'ip' (IPv4 mapped, for an ARP reply; else the target of
+ * a solicited Neighbor Advertisement) at 'mac', delivered to 'port', named
+ * 'dev': learned if it answers a request of ours from 'port' (see
+ * tunnel-neigh.h).  The caller took the snooping budget. */
 static void
 snoop_reply(struct pmd_thread *t, const struct dp_port *port,
-            const char *dev, ovs_be32 ip, struct eth_addr mac)
+            const char *dev, const struct in6_addr *ip, struct eth_addr mac)
 {
     struct tunnel_neigh *tn = t->dp->tunnel_neigh;
+    bool is_arp = IN6_IS_ADDR_V4MAPPED(ip);
     enum vport_tunnel_counter verdict;
-    struct in6_addr ip6;
     struct pending *p;
     struct learned *l;
-
-    if (!budget_take(t)) {
-        vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_RATE, 1);
-        return;
-    }
-    in6_addr_set_mapped_ipv4(&ip6, ip);
 
     ovs_mutex_lock(&tn->mutex);
     l = learned_find(tn, dev, ip);
@@ -596,13 +651,16 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
             l->disputed = true;
         }
         verdict = VPORT_TNL_ARP_REFUSED_UNSOLICITED;
+        if (!is_arp && pending_elsewhere(tn, port->port_no, ip, t->now)) {
+            verdict = VPORT_TNL_ND_REFUSED_WRONG_PORT;
+        }
     } else if (l && eth_addr_equals(l->mac, mac)) {
         struct eth_addr cached;
 
         /* Puts the entry back if it aged out of OVS's cache meanwhile. */
-        if (tnl_neigh_lookup(dev, &ip6, &cached)
+        if (tnl_neigh_lookup(dev, ip, &cached)
             || !eth_addr_equals(cached, mac)) {
-            tnl_neigh_set(dev, &ip6, mac);
+            tnl_neigh_set(dev, ip, mac);
         }
         l->confirmed = t->now;
         l->disputed = false;
@@ -632,7 +690,7 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
         if (!l) {
             l = xzalloc(sizeof *l);
             ovs_strlcpy(l->dev, dev, sizeof l->dev);
-            l->ip = ip;
+            l->ip = *ip;
             hmap_insert(&tn->learned, &l->node, learned_hash(l->dev, ip));
         }
         l->mac = mac;
@@ -640,10 +698,13 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
         l->disputed = false;
         l->expires = t->now + TUNNEL_NEIGH_AGING_MS;
         l->candidate_due = 0;
-        tnl_neigh_set(dev, &ip6, mac);
+        tnl_neigh_set(dev, ip, mac);
         verdict = VPORT_TNL_ARP_LEARNED;
     }
     ovs_mutex_unlock(&tn->mutex);
+    if (!is_arp && verdict != VPORT_TNL_ND_REFUSED_WRONG_PORT) {
+        verdict = nd_verdict(verdict);
+    }
     vport_tunnel_count(t, verdict, 1);
 }
 
@@ -652,19 +713,14 @@ snoop_reply(struct pmd_thread *t, const struct dp_port *port,
  * snoop_reply() and snoop_gratuitous(), requests are not ours to learn
  * from, and anything else that claims to be ARP is counted malformed. */
 static void
-snoop_packet(struct pmd_thread *t, const struct dp_port *port,
-             const struct port_addrs *addrs, const struct dp_packet *packet)
+snoop_arp(struct pmd_thread *t, const struct dp_port *port,
+          const struct port_addrs *addrs, const struct dp_packet *packet)
 {
     const struct eth_header *eth = dp_packet_data(packet);
     struct arp_eth_header arp;
     ovs_be32 spa, tpa;
     uint16_t op;
 
-    if (packet->packet_type != htonl(PT_ETH)
-        || dp_packet_size(packet) < ETH_HEADER_LEN
-        || eth->eth_type != htons(ETH_TYPE_ARP)) {
-        return;
-    }
     if (dp_packet_size(packet) < ETH_HEADER_LEN + ARP_ETH_HEADER_LEN) {
         vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_MALFORMED, 1);
         return;
@@ -694,31 +750,135 @@ snoop_packet(struct pmd_thread *t, const struct dp_port *port,
         snoop_gratuitous(t, netdev_get_name(port->netdev), spa, arp.ar_sha);
     } else if (!port_has_addr(addrs, port->port_no, tpa)) {
         vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_NOT_OURS, 1);
+    } else if (!budget_take(t)) {
+        vport_tunnel_count(t, VPORT_TNL_ARP_REFUSED_RATE, 1);
     } else {
-        snoop_reply(t, port, netdev_get_name(port->netdev), spa,
+        struct in6_addr ip6;
+
+        in6_addr_set_mapped_ipv4(&ip6, spa);
+        snoop_reply(t, port, netdev_get_name(port->netdev), &ip6,
                     arp.ar_sha);
     }
 }
 
-/* Learns, as tunnel-neigh.h describes, from the ARP packets in 'batch',
- * about to be output by 't' to 'port', if 'port' is a local port that
- * holds IPv4 addresses. */
+/* Examines IPv6 'packet', about to be output to 'port': a Neighbor
+ * Advertisement (ICMPv6 right after the fixed header) goes on to
+ * snoop_reply() if it is well formed, solicited, came from on-link (hop
+ * limit 255), has a correct checksum and one well-formed target
+ * link-layer address option; other IPv6 is not ours to look at, and an
+ * advertisement refused is counted for why. */
+static void
+snoop_na(struct pmd_thread *t, const struct dp_port *port,
+         const struct dp_packet *packet)
+{
+    const char *l3 = (const char *) dp_packet_data(packet) + ETH_HEADER_LEN;
+    size_t size = dp_packet_size(packet) - ETH_HEADER_LEN;
+    const struct ovs_16aligned_ip6_hdr *ip6;
+    const struct ovs_nd_msg *na;
+    struct eth_addr tll = eth_addr_zero;
+    bool have_tll = false;
+    struct in6_addr target;
+    size_t plen, off;
+
+    if (size < IPV6_HEADER_LEN + sizeof(struct icmp6_header)) {
+        return;
+    }
+    ip6 = (const struct ovs_16aligned_ip6_hdr *) l3;
+    na = (const struct ovs_nd_msg *) (l3 + IPV6_HEADER_LEN);
+    if (ip6->ip6_ctlun.ip6_un1.ip6_un1_nxt != IPPROTO_ICMPV6
+        || na->icmph.icmp6_type != ND_NEIGHBOR_ADVERT) {
+        return;
+    }
+    plen = ntohs(ip6->ip6_ctlun.ip6_un1.ip6_un1_plen);
+    if (plen > size - IPV6_HEADER_LEN || plen < ND_MSG_LEN
+        || na->icmph.icmp6_code != 0) {
+        vport_tunnel_count(t, VPORT_TNL_ND_REFUSED_MALFORMED, 1);
+        return;
+    }
+    if (ip6->ip6_ctlun.ip6_un1.ip6_un1_hlim != 255) {
+        /* Not on-link (RFC 4861 7.1.2): someone routed it to us. */
+        vport_tunnel_count(t, VPORT_TNL_ND_REFUSED_HOP_LIMIT, 1);
+        return;
+    }
+    if (!(get_16aligned_be32(&na->rso_flags) & htonl(ND_RSO_SOLICITED))) {
+        vport_tunnel_count(t, VPORT_TNL_ND_REFUSED_UNSOLICITED, 1);
+        return;
+    }
+    if (!bucket_take(&t->dp->tunnel_neigh->budgets[t->index].nd_snoop,
+                     TUNNEL_NEIGH_SNOOP_RATE, TUNNEL_NEIGH_SNOOP_BURST,
+                     t->now)) {
+        vport_tunnel_count(t, VPORT_TNL_ND_REFUSED_RATE, 1);
+        return;
+    }
+    if (packet_csum_upperlayer6(ip6, na, IPPROTO_ICMPV6, plen)) {
+        vport_tunnel_count(t, VPORT_TNL_ND_REFUSED_CHECKSUM, 1);
+        return;
+    }
+    memcpy(&target, &na->target, sizeof target);
+    if (ipv6_addr_is_multicast(&target) || !ipv6_addr_is_set(&target)
+        || IN6_IS_ADDR_V4MAPPED(&target)) {
+        vport_tunnel_count(t, VPORT_TNL_ND_REFUSED_MALFORMED, 1);
+        return;
+    }
+    /* The options (RFC 4861 4.6): each a type, a length in units of 8
+     * bytes (never 0) and its data, within 'plen'. */
+    for (off = ND_MSG_LEN; off < plen; ) {
+        const uint8_t *opt = (const uint8_t *) na + off;
+        size_t opt_len;
+
+        if (plen - off < 2 || !opt[1] || opt[1] * 8 > plen - off) {
+            vport_tunnel_count(t, VPORT_TNL_ND_REFUSED_OPTION, 1);
+            return;
+        }
+        opt_len = opt[1] * 8;
+        if (opt[0] == ND_OPT_TARGET_LINKADDR) {
+            if (have_tll || opt_len != ND_LLA_OPT_LEN) {
+                vport_tunnel_count(t, VPORT_TNL_ND_REFUSED_OPTION, 1);
+                return;
+            }
+            memcpy(&tll, opt + 2, sizeof tll);
+            have_tll = true;
+        }
+        off += opt_len;
+    }
+    if (!have_tll || eth_addr_is_zero(tll) || eth_addr_is_multicast(tll)) {
+        vport_tunnel_count(t, VPORT_TNL_ND_REFUSED_OPTION, 1);
+        return;
+    }
+    snoop_reply(t, port, netdev_get_name(port->netdev), &target, tll);
+}
+
+/* Learns, as tunnel-neigh.h describes, from the ARP packets and the IPv6
+ * Neighbor Advertisements in 'batch', about to be output by 't' to
+ * 'port', if 'port' is a local port (for ARP, one that holds IPv4
+ * addresses). */
 void
 tunnel_neigh_snoop(struct pmd_thread *t, const struct dp_port *port,
                    const struct dp_packet_batch *batch)
 {
     const struct port_addrs *addrs;
     struct dp_packet *packet;
+    bool has_ipv4;
 
     if (!port->is_internal) {
         return;
     }
     addrs = ovsrcu_get(struct port_addrs *, &t->dp->tunnel_neigh->addrs);
-    if (!port_has_addr(addrs, port->port_no, 0)) {
-        return;
-    }
+    has_ipv4 = port_has_addr(addrs, port->port_no, 0);
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
-        snoop_packet(t, port, addrs, packet);
+        const struct eth_header *eth = dp_packet_data(packet);
+
+        if (packet->packet_type != htonl(PT_ETH)
+            || dp_packet_size(packet) < ETH_HEADER_LEN) {
+            continue;
+        }
+        if (eth->eth_type == htons(ETH_TYPE_ARP)) {
+            if (has_ipv4) {
+                snoop_arp(t, port, addrs, packet);
+            }
+        } else if (eth->eth_type == htons(ETH_TYPE_IPV6)) {
+            snoop_na(t, port, packet);
+        }
     }
 }
 
@@ -727,25 +887,19 @@ tunnel_neigh_snoop(struct pmd_thread *t, const struct dp_port *port,
  * for 't''s next-hop cache (tunnel-nexthop.h), which calls this at a
  * bounded rate: OVS's lookup renews the entry's expiry, a write to shared
  * memory.  Returns 0; or EAGAIN, with '*mac' set, if that next hop is to be
- * asked for again (it was learned from ARP and not confirmed for
- * TUNNEL_NEIGH_REVERIFY_MS, or someone claimed another MAC for it); or
- * ENOENT if the cache has no entry for it. */
+ * asked for again (it was learned from ARP or neighbour discovery and not
+ * confirmed for TUNNEL_NEIGH_REVERIFY_MS, or someone claimed another MAC
+ * for it); or ENOENT if the cache has no entry for it. */
 int
 tunnel_neigh_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
                     const struct in6_addr *ip6, struct eth_addr *mac)
 {
     struct tunnel_neigh *tn = t->dp->tunnel_neigh;
     struct learned *l;
-    ovs_be32 ip;
     int error;
 
-    if (!IN6_IS_ADDR_V4MAPPED(ip6)) {
-        /* An IPv6 next hop: only what OVS's cache has (set by hand). */
-        return tnl_neigh_lookup(dev, ip6, mac) ? ENOENT : 0;
-    }
-    ip = in6_addr_get_mapped_ipv4(ip6);
     ovs_mutex_lock(&tn->mutex);
-    l = learned_find(tn, dev, ip);
+    l = learned_find(tn, dev, ip6);
     if (l && l->candidate_due && t->now >= l->candidate_due) {
         /* The known MAC did not answer in time; the other one did. */
         l->mac = l->candidate;
@@ -753,13 +907,15 @@ tunnel_neigh_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
         l->disputed = false;
         l->candidate_due = 0;
         tnl_neigh_set(dev, ip6, l->mac);
-        vport_tunnel_count(t, VPORT_TNL_ARP_LEARNED, 1);
+        vport_tunnel_count(t, IN6_IS_ADDR_V4MAPPED(ip6)
+                              ? VPORT_TNL_ARP_LEARNED : VPORT_TNL_ND_LEARNED,
+                           1);
     }
     error = tnl_neigh_lookup(dev, ip6, mac) ? ENOENT : 0;
     if (l) {
         if (error || !eth_addr_equals(l->mac, *mac)) {
             /* Gone from OVS's cache (aged, or flushed), or set by hand
-             * since: no longer ARP's to count or verify. */
+             * since: no longer ours to count or verify. */
             hmap_remove(&tn->learned, &l->node);
             free(l);
         } else {

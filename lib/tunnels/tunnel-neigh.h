@@ -76,6 +76,21 @@
  *     within TUNNEL_NEIGH_REVERIFY_MS without one.
  * Entries set by hand (`tnl/arp/set`) are never verified.
  *
+ * Neighbour discovery
+ * ===================
+ *
+ * IPv6 next hops use the same tables and rules, keyed by IPv6 address (the
+ * IPv4 ones mapped): the request is a Neighbor Solicitation to the next
+ * hop's solicited-node multicast address, with the source link-layer
+ * option, from the route's source address (not sent without one); the
+ * answer is a Neighbor Advertisement output to the local port it was asked
+ * from, learned only if it is ICMPv6 right after the fixed header, code 0,
+ * within the frame, hop limit 255, solicited, with a correct checksum, a
+ * unicast target, well-formed options and exactly one target link-layer
+ * option holding a unicast MAC.  Each refusal is counted ("nd refused
+ * ...").  Advertisements take a snooping budget of their own, as large as
+ * ARP's; requests of both families share one request budget.
+ *
  * Bounds
  * ======
  *
@@ -149,14 +164,15 @@ void tunnel_neigh_format(struct ds *, const struct datapath *);
 
 /* Forwarding threads. */
 void tunnel_neigh_request(struct pmd_thread *, struct dp_port *local_port,
-                          struct eth_addr local_mac, ovs_be32 src,
-                          ovs_be32 next_hop);
+                          struct eth_addr local_mac,
+                          const struct in6_addr *src,
+                          const struct in6_addr *next_hop);
 void tunnel_neigh_snoop(struct pmd_thread *, const struct dp_port *,
                         const struct dp_packet_batch *);
 int tunnel_neigh_lookup(struct pmd_thread *, const char dev[IFNAMSIZ],
                         const struct in6_addr *ip, struct eth_addr *mac);
 bool tunnel_neigh_request_admit(struct pmd_thread *, odp_port_t port_no,
-                                ovs_be32 next_hop);
+                                const struct in6_addr *next_hop);
 
 /* Tests only (tests/fuzz/fuzz-tunnel-neigh.c), main thread: publishes
  * the address table the forwarding threads read, as if 'port_nos[i]' held

@@ -137,14 +137,10 @@ resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
 
     error = tunnel_nexthop_lookup(t, route.dev, &route.nh, &u->nh_mac);
     if (error) {
-        /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile).
-         * IPv6 next hops are not solicited yet (neighbour discovery):
-         * only what OVS's cache holds. */
-        if (is_ipv4) {
-            tunnel_neigh_request(t, u->port, u->port_mac,
-                                 in6_addr_get_mapped_ipv4(&u->src),
-                                 in6_addr_get_mapped_ipv4(&route.nh));
-        }
+        /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile):
+         * an ARP request, or an IPv6 Neighbor Solicitation, from the
+         * route's source address on the port that owns it. */
+        tunnel_neigh_request(t, u->port, u->port_mac, &u->src, &route.nh);
         if (error != EAGAIN) {
             return VPORT_TNL_DROP_NO_NEIGH;
         }

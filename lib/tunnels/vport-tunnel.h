@@ -136,7 +136,33 @@ struct vport_tunnel_thread;
     VPORT_TUNNEL_COUNTER(VPORT_TNL_NH_REFRESHES, "next hop cache refreshes") \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ROUTE_REFRESHES, "route cache refreshes") \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_IPV6_EXT,                          \
-                         "drop outer ipv6 extension headers")
+                         "drop outer ipv6 extension headers")              \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_TX_ND_REQUESTS,                          \
+                         "nd solicitations sent")                           \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REQUESTS_OVER_RATE,                   \
+                         "nd solicitations over rate")                      \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_LEARNED,                              \
+                         "nd learned")                                      \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_CONFIRMED,                            \
+                         "nd confirmed")                                    \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_CANDIDATES,                           \
+                         "nd other answers held")                           \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_UNSOLICITED,                  \
+                         "nd refused unsolicited")                          \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_WRONG_PORT,                   \
+                         "nd refused wrong port")                           \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_OPTION,                       \
+                         "nd refused bad option")                           \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_HOP_LIMIT,                    \
+                         "nd refused hop limit")                            \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_CHECKSUM,                     \
+                         "nd refused checksum")                             \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_MALFORMED,                    \
+                         "nd refused malformed")                            \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_RATE,                         \
+                         "nd refused over rate")                            \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_FULL,                         \
+                         "nd refused table full")
 
 enum vport_tunnel_counter {
 #define VPORT_TUNNEL_COUNTER(ENUM, NAME) ENUM,

@@ -14,7 +14,8 @@
  * limitations under the License.
  */
 
-/* Fuzz target: the tunnel neighbour cache's ARP snooping (lib/tunnels/tunnel-neigh.c:
+/* Fuzz target: the tunnel neighbour cache's ARP and Neighbor Advertisement
+ * snooping (lib/tunnels/tunnel-neigh.c:
  * tunnel_neigh_snoop(), which runs snoop_packet(), snoop_reply() and
  * snoop_gratuitous() on every packet a forwarding thread outputs to a
  * bridge's local port), with the requests that make replies solicited
@@ -47,7 +48,8 @@
  *      packet, PT_IPV4, rather than Ethernet);
  *   1: the record is a batch: frames, each a 16-bit big-endian length and
  *      its bytes, at most NETDEV_MAX_BURST, delivered together;
- *   2: the record is next hops, 4 bytes each: the thread asks for each from
+ *   2: the record is next hops, 4 bytes each (bit 6: IPv6 next hops, 16
+ *      bytes each, but IPv4-mapped ones): the thread asks for each from
  *      the port (tunnel_neigh_request_admit());
  *   3: the clock advances by the record's first 16 bits (big-endian), in
  *      ms, or in units of 100 ms if bit 3 is set (TUNNEL_NEIGH_PENDING_MS,
@@ -73,11 +75,18 @@
  * tunnel-neigh.h (the classification of a frame by its bytes and the
  * port's addresses, and the history of this input's requests and
  * verdicts):
+ *   - an IPv6 frame to an internal port (neighbour discovery's input:
+ *     Neighbor Advertisements) moves no ARP counter and at most one of
+ *     its own thread's "nd" counters, by one; "nd learned", "confirmed"
+ *     or "other answers held" only for a target the input asked for from
+ *     that port (operation 2, bit 6) less than TUNNEL_NEIGH_PENDING_MS
+ *     ago, and only "nd learned" adds an entry;
  *   - a frame to a port that is not internal, or holds no address, or
  *     that is not ARP, or an ARP request that is not gratuitous, moves no
- *     counter; any other moves exactly one of the snooping counters of its
- *     own thread by one, and the one its class says: malformed (short, bad
- *     header, bad sender), gratuitous, not for us, or, for a reply to one
+ *     ARP counter (nor any, if it is not IPv6); any other moves exactly
+ *     one of the snooping counters of its own thread by one, and the one
+ *     its class says: malformed (short, bad header, bad sender),
+ *     gratuitous, not for us, or, for a reply to one
  *     of the port's addresses, over rate, unsolicited, table full,
  *     learned, confirmed or candidate;
  *   - learned, confirmed and candidate only for a reply from a next hop
@@ -187,6 +196,29 @@ enum frame_class {
     FRAME_GRATUITOUS,           /* "arp refused gratuitous". */
     FRAME_NOT_OURS,             /* "arp refused not for us". */
     FRAME_REPLY,                /* A reply to one of the port's addresses. */
+    FRAME_ND,                   /* IPv6 to a local port: at most one "nd"
+                                 * verdict. */
+};
+
+/* The neighbour discovery verdict counters of snooping, and their
+ * number. */
+static const enum vport_tunnel_counter nd_counters[] = {
+    VPORT_TNL_ND_LEARNED, VPORT_TNL_ND_CONFIRMED, VPORT_TNL_ND_CANDIDATES,
+    VPORT_TNL_ND_REFUSED_UNSOLICITED, VPORT_TNL_ND_REFUSED_WRONG_PORT,
+    VPORT_TNL_ND_REFUSED_OPTION, VPORT_TNL_ND_REFUSED_HOP_LIMIT,
+    VPORT_TNL_ND_REFUSED_CHECKSUM, VPORT_TNL_ND_REFUSED_MALFORMED,
+    VPORT_TNL_ND_REFUSED_RATE, VPORT_TNL_ND_REFUSED_FULL,
+};
+#define N_ND_COUNTERS ARRAY_SIZE(nd_counters)
+
+/* How many IPv6 solicitations an input remembers (the latest). */
+#define FUZZ_N_ND_ASKED 64
+
+/* An IPv6 next hop an input's thread asked for. */
+struct nd_asked {
+    int port;                   /* Index in fuzz_ports[]. */
+    struct in6_addr ip;         /* The next hop. */
+    long long int sent;         /* When, in ms; 0: free. */
 };
 
 /* What this input did about one next hop on one port. */
@@ -228,6 +260,9 @@ struct fuzz_state {
     uint64_t examined[FUZZ_N_THREADS];  /* Frames of classes that take the
                                          * snooping budget. */
     uint64_t admitted[FUZZ_N_THREADS];  /* Requests admitted. */
+
+    struct nd_asked nd_asked[FUZZ_N_ND_ASKED]; /* IPv6 requests admitted. */
+    size_t nd_next;             /* Slot of 'nd_asked' to fill next. */
 };
 
 /* The ports' netdevs, opened once per process. */
@@ -354,6 +389,10 @@ classify(const struct fuzz_state *s, int port, ovs_be32 packet_type,
     ovs_be32 tpa;
     uint16_t op;
 
+    if (fuzz_ports[port].internal && packet_type == htonl(PT_ETH)
+        && len >= 14 && data[12] == 0x86 && data[13] == 0xdd) {
+        return FRAME_ND;
+    }
     if (!fuzz_ports[port].internal || !port_has(s, port, 0)
         || packet_type != htonl(PT_ETH) || len < 14
         || data[12] != 0x08 || data[13] != 0x06) {
@@ -448,6 +487,87 @@ bucket_max(uint32_t burst, uint32_t rate, long long int now)
     return burst + (uint64_t) (now - FUZZ_START_MS) * rate / 1000;
 }
 
+/* Reads the neighbour discovery counters of every thread into 'c'. */
+static void
+read_nd_counters(const struct fuzz_state *s,
+                 uint64_t c[FUZZ_N_THREADS][N_ND_COUNTERS])
+{
+    for (size_t t = 0; t < FUZZ_N_THREADS; t++) {
+        for (size_t i = 0; i < N_ND_COUNTERS; i++) {
+            c[t][i] = read_counter(s, t, nd_counters[i]);
+        }
+    }
+}
+
+/* Returns true if the input asked for 'ip' from 'port' less than
+ * TUNNEL_NEIGH_PENDING_MS before 'now'. */
+static bool
+nd_was_asked(const struct fuzz_state *s, int port, const struct in6_addr *ip,
+             long long int now)
+{
+    for (size_t i = 0; i < FUZZ_N_ND_ASKED; i++) {
+        const struct nd_asked *a = &s->nd_asked[i];
+
+        if (a->sent && a->port == port && ipv6_addr_equals(&a->ip, ip)
+            && now - a->sent < TUNNEL_NEIGH_PENDING_MS) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Checks what IPv6 frame 'p' (FRAME_ND), delivered alone to 'port' by
+ * thread 't', did to the counters between 'before' and 'after' and to the
+ * learned entries, 'n_before' and 'n_after': no ARP counter, at most one
+ * of 't''s own "nd" counters by one, a solicited verdict only for a target
+ * asked for from that port within TUNNEL_NEIGH_PENDING_MS (when the input
+ * asked for at most FUZZ_N_ND_ASKED next hops), and a new entry only with
+ * "nd learned". */
+static void
+check_nd(struct fuzz_state *s, int port, int t, const struct dp_packet *p,
+         uint64_t before[FUZZ_N_THREADS][N_ND_COUNTERS],
+         uint64_t after[FUZZ_N_THREADS][N_ND_COUNTERS],
+         size_t n_before, size_t n_after)
+{
+    const uint8_t *data = dp_packet_data(p);
+    int moved = -1;
+
+    for (size_t u = 0; u < FUZZ_N_THREADS; u++) {
+        for (size_t i = 0; i < N_ND_COUNTERS; i++) {
+            uint64_t d = after[u][i] - before[u][i];
+
+            if (!d) {
+                continue;
+            }
+            fuzz_check(u == (size_t) t && d == 1 && moved < 0,
+                       "nd frame moved thread %"PRIuSIZE"'s counter %"
+                       PRIuSIZE" by %"PRIu64, u, i, d);
+            moved = i;
+        }
+    }
+    if (moved >= 0 && nd_counters[moved] == VPORT_TNL_ND_LEARNED) {
+        s->learned_answers++;
+        fuzz_check(n_after <= n_before + 1, "nd learned: %"PRIuSIZE" to %"
+                   PRIuSIZE" entries", n_before, n_after);
+    } else {
+        fuzz_check(n_after == n_before, "nd verdict %d: %"PRIuSIZE" to %"
+                   PRIuSIZE" entries", moved, n_before, n_after);
+    }
+    if (moved >= 0 && (nd_counters[moved] == VPORT_TNL_ND_LEARNED
+                       || nd_counters[moved] == VPORT_TNL_ND_CONFIRMED
+                       || nd_counters[moved] == VPORT_TNL_ND_CANDIDATES)) {
+        struct in6_addr target;
+
+        fuzz_check(dp_packet_size(p) >= 14 + 40 + 24,
+                   "solicited nd verdict for a %"PRIu32"-byte frame",
+                   dp_packet_size(p));
+        memcpy(&target, data + 14 + 40 + 8, sizeof target);
+        fuzz_check(s->nd_next > FUZZ_N_ND_ASKED
+                   || nd_was_asked(s, port, &target, s->threads[t].now),
+                   "solicited nd verdict for a target not asked for");
+    }
+}
+
 /* Returns the index of the counter that moved between 'before' and 'after'
  * for thread 't', checking that exactly one moved, by one, and that no other
  * thread's moved; or -1 if none moved. */
@@ -528,6 +648,8 @@ deliver_one(struct fuzz_state *s, int port, int t, struct dp_packet *p)
 {
     uint64_t before[FUZZ_N_THREADS][N_SNOOP_COUNTERS];
     uint64_t after[FUZZ_N_THREADS][N_SNOOP_COUNTERS];
+    uint64_t nd_before[FUZZ_N_THREADS][N_ND_COUNTERS];
+    uint64_t nd_after[FUZZ_N_THREADS][N_ND_COUNTERS];
     struct pmd_thread *thread = &s->threads[t];
     size_t n_before, n_after, pending;
     struct dp_packet_batch batch;
@@ -540,13 +662,22 @@ deliver_one(struct fuzz_state *s, int port, int t, struct dp_packet *p)
     class = classify(s, port, p->packet_type, dp_packet_data(p),
                      dp_packet_size(p), &spa, &sha);
     read_counters(s, before);
+    read_nd_counters(s, nd_before);
     read_state(s, &n_before, &pending);
     dp_packet_batch_init_packet(&batch, p);
     tunnel_neigh_snoop(thread, &s->ports[port], &batch);
     read_counters(s, after);
+    read_nd_counters(s, nd_after);
     read_state(s, &n_after, &pending);
 
     moved = moved_counter(before, after, t);
+    if (class == FRAME_ND) {
+        fuzz_check(moved < 0, "nd frame moved arp counter %d", moved);
+        check_nd(s, port, t, p, nd_before, nd_after, n_before, n_after);
+        return;
+    }
+    fuzz_check(!memcmp(nd_after, nd_before, sizeof nd_after),
+               "frame of class %d moved an nd counter", class);
     if (class == FRAME_IGNORED) {
         fuzz_check(moved < 0, "ignored frame moved counter %d", moved);
         fuzz_check(n_after == n_before, "ignored frame learned");
@@ -604,6 +735,7 @@ deliver_one(struct fuzz_state *s, int port, int t, struct dp_packet *p)
         }
         break;
     case FRAME_IGNORED:
+    case FRAME_ND:
     default:
         OVS_NOT_REACHED();
     }
@@ -622,7 +754,9 @@ deliver_batch(struct fuzz_state *s, int port, int t,
     uint64_t before[FUZZ_N_THREADS][N_SNOOP_COUNTERS];
     uint64_t after[FUZZ_N_THREADS][N_SNOOP_COUNTERS];
     struct fuzz_input in = { .data = r->bytes, .size = r->len };
-    size_t n_counted = 0, n_solicitable = 0;
+    uint64_t nd_before[FUZZ_N_THREADS][N_ND_COUNTERS];
+    uint64_t nd_after[FUZZ_N_THREADS][N_ND_COUNTERS];
+    size_t n_counted = 0, n_solicitable = 0, n_nd = 0;
     struct dp_packet_batch batch;
     uint64_t solicited = 0;
 
@@ -640,7 +774,8 @@ deliver_batch(struct fuzz_state *s, int port, int t,
         in.size -= len;
         class = classify(s, port, p->packet_type, dp_packet_data(p),
                          dp_packet_size(p), &spa, &sha);
-        n_counted += class != FRAME_IGNORED;
+        n_counted += class != FRAME_IGNORED && class != FRAME_ND;
+        n_nd += class == FRAME_ND;
         if (class == FRAME_GRATUITOUS || class == FRAME_REPLY) {
             s->examined[t]++;
         }
@@ -662,9 +797,23 @@ deliver_batch(struct fuzz_state *s, int port, int t,
     }
 
     read_counters(s, before);
+    read_nd_counters(s, nd_before);
     tunnel_neigh_snoop(&s->threads[t], &s->ports[port], &batch);
     read_counters(s, after);
+    read_nd_counters(s, nd_after);
     dp_packet_delete_batch(&batch, true);
+
+    for (size_t u = 0; u < FUZZ_N_THREADS; u++) {
+        uint64_t sum = 0;
+
+        for (size_t i = 0; i < N_ND_COUNTERS; i++) {
+            sum += nd_after[u][i] - nd_before[u][i];
+        }
+        fuzz_check(sum <= (u == t ? n_nd : 0), "batch of %"PRIuSIZE
+                   " IPv6 frames moved thread %"PRIuSIZE"'s nd counters by %"
+                   PRIu64, n_nd, u, sum);
+    }
+    s->learned_answers += nd_after[t][0] - nd_before[t][0];
 
     for (size_t u = 0; u < FUZZ_N_THREADS; u++) {
         uint64_t sum = 0;
@@ -691,10 +840,12 @@ request(struct fuzz_state *s, int port, int t, ovs_be32 ip)
 {
     struct pmd_thread *thread = &s->threads[t];
     uint64_t sent = read_counter(s, t, VPORT_TNL_TX_ARP_REQUESTS);
+    struct in6_addr ip6;
 
+    in6_addr_set_mapped_ipv4(&ip6, ip);
     if (tunnel_neigh_request_admit(thread,
                                    u32_to_odp(fuzz_ports[port].port_no),
-                                   ip)) {
+                                   &ip6)) {
         struct hop *h = hop_get(s, port, ip, true);
 
         h->requested = true;
@@ -713,6 +864,38 @@ request(struct fuzz_state *s, int port, int t, ovs_be32 ip)
     } else {
         fuzz_check(read_counter(s, t, VPORT_TNL_TX_ARP_REQUESTS) == sent,
                    "refused request counted as sent");
+    }
+}
+
+/* Thread 't' asks for IPv6 next hop 'ip' from 'port'. */
+static void
+request6(struct fuzz_state *s, int port, int t, const struct in6_addr *ip)
+{
+    struct pmd_thread *thread = &s->threads[t];
+    uint64_t sent = read_counter(s, t, VPORT_TNL_TX_ND_REQUESTS);
+
+    if (IN6_IS_ADDR_V4MAPPED(ip)) {
+        /* An IPv4 next hop: operation 2 without bit 6 asks for those. */
+        return;
+    }
+    if (tunnel_neigh_request_admit(thread,
+                                   u32_to_odp(fuzz_ports[port].port_no),
+                                   ip)) {
+        struct nd_asked *a = &s->nd_asked[s->nd_next++ % FUZZ_N_ND_ASKED];
+
+        a->port = port;
+        a->ip = *ip;
+        a->sent = thread->now;
+        s->admitted[t]++;
+        fuzz_check(s->admitted[t]
+                   <= bucket_max(TUNNEL_NEIGH_REQUEST_BURST,
+                                 TUNNEL_NEIGH_REQUEST_RATE, thread->now),
+                   "%"PRIu64" requests admitted", s->admitted[t]);
+        fuzz_check(read_counter(s, t, VPORT_TNL_TX_ND_REQUESTS) == sent + 1,
+                   "admitted solicitation not counted");
+    } else {
+        fuzz_check(read_counter(s, t, VPORT_TNL_TX_ND_REQUESTS) == sent,
+                   "refused solicitation counted as sent");
     }
 }
 
@@ -895,6 +1078,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             deliver_batch(&s, port, t, &r);
             break;
         case 2:
+            if (ctl & 0x40) {
+                for (size_t i = 0; i + 16 <= r.len; i += 16) {
+                    struct in6_addr ip6;
+
+                    memcpy(&ip6, r.bytes + i, 16);
+                    request6(&s, port, t, &ip6);
+                }
+                break;
+            }
+            /* fall through */
         case 4:
             for (size_t i = 0; i + 4 <= r.len; i += 4) {
                 ovs_be32 ip;

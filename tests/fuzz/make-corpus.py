@@ -9,6 +9,7 @@
 # of tests/fuzz/fuzz-TARGET.c for the format), so that the fuzzer starts
 # from the paths real traffic takes.
 
+import ipaddress
 import os
 import struct
 import sys
@@ -16,7 +17,7 @@ import sys
 from scapy.all import (ARP, Ether, Dot1Q, GRE, IP, IPv6, IPv6ExtHdrHopByHop,
                        TCP, UDP, ICMP, raw, fragment, fragment6,
                        IPv6ExtHdrFragment, IPv6ExtHdrDestOpt,
-                       IPv6ExtHdrRouting)
+                       IPv6ExtHdrRouting, ICMPv6ND_NA, ICMPv6NDOptDstLLAddr)
 from scapy.contrib.geneve import GENEVE
 from scapy.layers.vxlan import VXLAN
 
@@ -605,6 +606,36 @@ def seeds_tunnel_neigh(top):
           addrs(0x0) + frame(reply(A, "198.51.100.1",
                                    pdst="198.51.100.2"), port=1) +
           look("198.51.100.1", port=1))
+    # Neighbour discovery: a solicitation (operation 2, bit 6), then its
+    # answer, learned, and the advertisements that are refused.
+    def ask6(*hops, port=0, thread=0):
+        return record(ctl(2, port, thread, 0x40),
+                      b"".join(ipaddress.IPv6Address(h).packed
+                               for h in hops))
+
+    def na(mac, target, hlim=255, flags="SO", tll=True, **kw):
+        f = (Ether(src=mac, dst="02:00:00:00:00:02") /
+             IPv6(src=target, dst="2001:db8::2", hlim=hlim) /
+             ICMPv6ND_NA(tgt=target, R=0, S="S" in flags, O="O" in flags,
+                         **kw))
+        if tll:
+            f = f / ICMPv6NDOptDstLLAddr(lladdr=mac)
+        return f
+
+    N = "2001:db8::1"
+    write(top, t, "nd-learn",
+          ask6(N) + frame(na(A, N)) + ask6(N, thread=1) +
+          frame(na(B, N), thread=1) + wait(31000) + ask6(N) +
+          frame(na(A, N)) + frame(na(B, N)))
+    write(top, t, "nd-refused",
+          ask6(N) + frame(na(A, N, flags="O")) + frame(na(A, N, hlim=64)) +
+          frame(na(A, N), port=1) + frame(na(A, N, tll=False)) +
+          frame(na(A, N, cksum=0x1234)) + frame(raw(na(A, N))[:70]) +
+          frame(na(A, "ff02::1")) + frame(na(A, N), port=3) +
+          frame(na(A, N) / ICMPv6NDOptDstLLAddr(lladdr=B)) +
+          frame(raw(na(A, N))[:-7] + b"\x00" * 7) +
+          record(ctl(1), b"".join(struct.pack("!H", len(raw(na(A, N))))
+                                  + raw(na(A, N)) for i in range(3))))
     write(top, t, "pending-expired",
           ask("192.0.2.1") + wait(3000) + frame(reply(A, "192.0.2.1")) +
           ask("192.0.2.1") + ask("192.0.2.1", thread=1) +
