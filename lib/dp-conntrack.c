@@ -502,12 +502,13 @@ maybe_fragment(const struct dp_packet *p, unsigned int families)
     return (families & DP_IPF_CT_V6) && dl_type == htons(ETH_TYPE_IPV6);
 }
 
-/* Gives the fragments in 'batch' to 't''s reassembly table 'ipf': they
- * leave the batch, and each datagram they complete takes the place of its
- * last fragment, with its headers parsed and its MRU recorded.  Fragments
- * of a family not in 'families' stay in the batch, as they are. */
+/* Gives the fragments in 'batch' to 't''s reassembly table 'ipf', for a
+ * ct() in conntrack zone 'zone': they leave the batch, and each datagram
+ * they complete takes the place of its last fragment, with its headers
+ * parsed and its MRU recorded.  Fragments of a family not in 'families'
+ * stay in the batch, as they are. */
 static void
-reassemble_batch(struct ipf_cpu *ipf, unsigned int families,
+reassemble_batch(struct ipf_cpu *ipf, unsigned int families, uint16_t zone,
                  struct dp_packet_batch *batch,
                  long long int now_ms, struct dp_conntrack_stats *stats)
 {
@@ -522,7 +523,7 @@ reassemble_batch(struct ipf_cpu *ipf, unsigned int families,
             dp_packet_batch_refill(batch, p, i);
             continue;
         }
-        out = ipf_cpu_reassemble(ipf, p, now_ms);
+        out = ipf_cpu_reassemble_ct(ipf, p, now_ms, zone);
         if (out == p) {
             /* IPv6, not a fragment. */
             dp_packet_batch_refill(batch, p, i);
@@ -562,14 +563,14 @@ dp_conntrack_execute(struct dp_conntrack *dpct, struct ipf_cpu *ipf,
 {
     struct ct_action_args args;
 
+    parse_ct_action(a, &args);
     if (!dp_conntrack_uses_ovs_ipf(dpct)) {
-        reassemble_batch(ipf, ipf_families, batch, now_ms, stats);
+        reassemble_batch(ipf, ipf_families, args.zone, batch, now_ms, stats);
     }
     if (dp_packet_batch_is_empty(batch)) {
         return;
     }
 
-    parse_ct_action(a, &args);
     stats->packets += dp_packet_batch_size(batch);
     conntrack_execute(dpct->ct, batch, packet_dl_type(batch->packets[0]),
                       args.force, args.commit, args.zone, args.setmark,

@@ -292,6 +292,10 @@ check_reassembled(const struct dgram *d, const struct dp_packet *out)
     dp_packet_delete(whole);
 }
 
+/* If nonzero, offer() offers for ct() in this zone
+ * (ipf_cpu_reassemble_ct()), else as a tunnel does (ipf_cpu_reassemble()). */
+static uint16_t offer_ct_zone;
+
 /* Offers 'p' to 'ipf' at 'now' and prints what happened as "LABEL: ...";
  * checks a reassembled packet against 'd'.  Returns true if 'p' completed
  * its datagram. */
@@ -303,7 +307,9 @@ offer(struct ipf_cpu *ipf, const struct dgram *d, struct dp_packet *p,
     struct ipf_cpu_stats after;
     struct dp_packet *out;
 
-    out = ipf_cpu_reassemble(ipf, p, now);
+    out = (offer_ct_zone
+           ? ipf_cpu_reassemble_ct(ipf, p, now, offer_ct_zone)
+           : ipf_cpu_reassemble(ipf, p, now));
     after = stats(ipf);
     printf("%s: ", label);
     if (out == p) {
@@ -1057,9 +1063,37 @@ print_family_stats(const struct ipf_cpu *ipf)
     printf("frags_held=%"PRIu64"\n", s.frags_held);
 }
 
+/* Prints what ipf_cpu_snapshot() lists of 'ipf', sorted by IP ID. */
+static void
+print_snapshot(const struct ipf_cpu *ipf)
+{
+    struct ipf_cpu_held held[8];
+    size_t n = ipf_cpu_snapshot(ipf, held, ARRAY_SIZE(held));
+
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = i + 1; j < n; j++) {
+            if (held[j].id < held[i].id) {
+                struct ipf_cpu_held tmp = held[i];
+
+                held[i] = held[j];
+                held[j] = tmp;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        printf("held: id %"PRIu32" v%d zone %"PRIu16" proto %d frags %"PRIu32
+               "%s%s\n", held[i].id, held[i].is_ipv6 ? 6 : 4, held[i].zone,
+               held[i].proto, held[i].n_frags,
+               held[i].first_in ? " first" : "",
+               held[i].last_in ? " last" : "");
+    }
+}
+
 /* limits: min_frag refuses small non-last fragments of its family only,
  * max_frags bounds the fragments held but never refuses a completing
- * one, and the per-family counters move as ipf.c's do. */
+ * one, and the per-family counters move as ipf.c's do, all for ct() only:
+ * a tunnel's fragments (ipf_cpu_reassemble()) are neither refused nor
+ * counted by them.  ipf_cpu_snapshot() lists what is held for ct(). */
 static void
 test_limits(void)
 {
@@ -1068,6 +1102,7 @@ test_limits(void)
     struct dgram *b = dgram_new(true, true, IPPROTO_UDP, 3000, 2);
     struct dgram *c = dgram_new(false, true, IPPROTO_UDP, 2000, 3);
     struct dgram *e = dgram_new(true, true, IPPROTO_UDP, 2000, 4);
+    struct dgram *t = dgram_new(false, true, IPPROTO_UDP, 3000, 5);
     struct ipf_cpu *ipf;
 
     ipf_cpu_config_default(&cfg);
@@ -1075,6 +1110,15 @@ test_limits(void)
     cfg.max_frags = 3;
     ipf = ipf_cpu_create(&cfg);
 
+    /* Not for ct(): neither limit applies, nor do the family counters. */
+    offer_ct_zone = 0;
+    offer_frag(ipf, t, 0, 504, true, 0);
+    offer_frag(ipf, t, 504, 504, true, 0);
+    offer_frag(ipf, t, 1008, 504, true, 0);
+    offer_frag(ipf, t, 1512, 504, true, 0);
+    print_family_stats(ipf);
+
+    offer_ct_zone = 9;
     /* IPv4: 976 bytes of data + 20 of header is too small unless last. */
     offer_frag(ipf, a, 0, 976, true, 0);
     offer_frag(ipf, a, 0, 984, true, 0);
@@ -1089,6 +1133,7 @@ test_limits(void)
     offer_frag(ipf, a, 1968, 1032, false, 0);
     print_stats(ipf);
     print_family_stats(ipf);
+    print_snapshot(ipf);
 
     /* IPv6: an overlap discards 'b' (1 held fragment purged). */
     offer_frag(ipf, b, 496, 504, true, 0);
@@ -1103,6 +1148,8 @@ test_limits(void)
     free(b);
     free(c);
     free(e);
+    free(t);
+    offer_ct_zone = 0;
 }
 
 /* Returns true if 'arg' names the second optional word 'word'. */

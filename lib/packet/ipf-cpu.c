@@ -119,7 +119,14 @@ struct ipf_cpu_queue {
     uint32_t max_end;           /* Largest 'end' of a held fragment. */
     bool last_in;               /* The last fragment (MF clear) is held, so
                                  * 'max_end' is the datagram's length. */
+    bool first_in;              /* The first fragment (offset 0) is held. */
     size_t mem;                 /* This queue's share of the account. */
+
+    /* For ct() (ipf_cpu_reassemble_ct()): OVS's ipf.c's limits and
+     * counters apply to it, and ipf_cpu_snapshot() lists it. */
+    bool ct;                    /* Started by ipf_cpu_reassemble_ct(). */
+    uint16_t zone;              /* That ct()'s zone. */
+    uint32_t recirc_id;         /* Its first fragment's md.recirc_id. */
 };
 
 /* A recently completed or discarded datagram; see "Recently finished
@@ -162,6 +169,7 @@ struct ipf_cpu {
     struct ovs_list age;        /* Queues, oldest first. */
     size_t mem;                 /* The memory account, in bytes. */
     size_t n_frags;             /* Fragments held in all queues. */
+    size_t n_ct_frags;          /* Those held in queues for ct(). */
 
     /* Recently finished datagrams: a ring, the oldest at 'recent_next',
      * indexed by 'recent_map'. */
@@ -252,13 +260,24 @@ ipf_counter_add(atomic_uint64_t *c, uint64_t n)
     atomic_store_relaxed(c, value + n);
 }
 
+/* Adds 'n' to the family counter 'c' (an array by family) for the family
+ * 'is_ipv6', if it counts for ct() ('ct'): OVS's ipf.c counts what
+ * conntrack reassembles only. */
+static void
+ipf_family_add(atomic_uint64_t c[2], bool ct, bool is_ipv6, uint64_t n)
+{
+    if (ct) {
+        ipf_counter_add(&c[is_ipv6], n);
+    }
+}
+
 /* Publishes the gauges of 'ipf'. */
 static void
 ipf_publish_gauges(struct ipf_cpu *ipf)
 {
     atomic_store_relaxed(&ipf->counters.bytes_held, ipf->mem);
     atomic_store_relaxed(&ipf->counters.queues, hmap_count(&ipf->queues));
-    atomic_store_relaxed(&ipf->counters.frags_held, ipf->n_frags);
+    atomic_store_relaxed(&ipf->counters.frags_held, ipf->n_ct_frags);
 }
 
 /* Frees fragment 'p', dropped on arrival for 'reason'. */
@@ -323,6 +342,10 @@ ipf_queue_destroy(struct ipf_cpu *ipf, struct ipf_cpu_queue *q)
     free(q->frags);
     ovs_assert(ipf->n_frags >= q->n_frags);
     ipf->n_frags -= q->n_frags;
+    if (q->ct) {
+        ovs_assert(ipf->n_ct_frags >= q->n_frags);
+        ipf->n_ct_frags -= q->n_frags;
+    }
     hmap_remove(&ipf->queues, &q->node);
     ovs_list_remove(&q->lru_node);
     ovs_list_remove(&q->age_node);
@@ -368,8 +391,8 @@ ipf_make_room(struct ipf_cpu *ipf, size_t need,
             break;
         }
         if (q != keep) {
-            ipf_counter_add(&ipf->counters.purged[q->key.is_ipv6],
-                            q->n_frags);
+            ipf_family_add(ipf->counters.purged, q->ct, q->key.is_ipv6,
+                           q->n_frags);
             ipf_queue_destroy(ipf, q);
             ipf_counter_add(&ipf->counters.evicted, 1);
         }
@@ -720,9 +743,9 @@ ipf_queue_discard(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
                   long long int now)
 {
     ipf_recent_add(ipf, &q->key, q->node.hash, reason, now);
-    ipf_counter_add(&ipf->counters.purged[q->key.is_ipv6], q->n_frags);
+    ipf_family_add(ipf->counters.purged, q->ct, q->key.is_ipv6, q->n_frags);
     if (reason == IPF_DROP_OVERLAP) {
-        ipf_counter_add(&ipf->counters.overlap[q->key.is_ipv6], 1);
+        ipf_family_add(ipf->counters.overlap, q->ct, q->key.is_ipv6, 1);
     }
     ipf_queue_destroy(ipf, q);
     ipf_counter_add(&ipf->counters.discarded, 1);
@@ -747,7 +770,8 @@ ipf_queue_insert(struct ipf_cpu *ipf, struct ipf_cpu_queue *q, size_t pos,
             (q->n_frags - pos) * sizeof *q->frags);
     q->n_frags++;
     ipf->n_frags++;
-    ipf_counter_add(&ipf->counters.accepted[fi->key.is_ipv6], 1);
+    ipf->n_ct_frags += q->ct;
+    ipf_family_add(ipf->counters.accepted, q->ct, fi->key.is_ipv6, 1);
 
     f = &q->frags[pos];
     f->pkt = p;
@@ -761,6 +785,7 @@ ipf_queue_insert(struct ipf_cpu *ipf, struct ipf_cpu_queue *q, size_t pos,
     q->held_len += fi->end - fi->start;
     q->max_end = MAX(q->max_end, fi->end);
     q->last_in |= !fi->more;
+    q->first_in |= fi->start == 0;
     q->mem += cost;
     ipf->mem += cost;
 
@@ -780,18 +805,18 @@ ipf_queue_growth(const struct ipf_cpu_queue *q)
 }
 
 /* Starts a queue for fragment 'p', described by 'fi', unless memory is
- * short.  Returns NULL: a datagram's first-seen fragment never completes
- * it. */
+ * short or, for ct() ('ct', with 'zone'), 'max_frags' are held.  Returns
+ * NULL: a datagram's first-seen fragment never completes it. */
 static struct dp_packet *
 ipf_queue_start(struct ipf_cpu *ipf, struct dp_packet *p,
                 const struct ipf_cpu_frag_info *fi, uint32_t hash,
-                long long int now)
+                long long int now, bool ct, uint16_t zone)
 {
     size_t cost = sizeof(struct ipf_cpu_queue) + ipf_frag_cost(p)
                   + IPF_INITIAL_FRAG_SLOTS * sizeof(struct ipf_cpu_frag);
     struct ipf_cpu_queue *q;
 
-    if (ipf->n_frags >= ipf->cfg.max_frags) {
+    if (ct && ipf->n_ct_frags >= ipf->cfg.max_frags) {
         ipf_drop(ipf, p, IPF_DROP_MAX_FRAGS);
         return NULL;
     }
@@ -803,6 +828,9 @@ ipf_queue_start(struct ipf_cpu *ipf, struct dp_packet *p,
     q = xzalloc(sizeof *q);
     q->key = fi->key;
     q->created = now;
+    q->ct = ct;
+    q->zone = zone;
+    q->recirc_id = p->md.recirc_id;
     hmap_insert(&ipf->queues, &q->node, hash);
     ovs_list_push_back(&ipf->lru, &q->lru_node);
     ovs_list_push_back(&ipf->age, &q->age_node);
@@ -928,7 +956,7 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
             covered = q->frags[i].end == q->frags[i + 1].start;
         }
         if (covered) {
-            ipf_counter_add(&ipf->counters.overlap[fi->key.is_ipv6], 1);
+            ipf_family_add(ipf->counters.overlap, q->ct, fi->key.is_ipv6, 1);
             ipf_drop(ipf, p, IPF_DROP_DUPLICATE);
         } else {
             ipf_queue_discard(ipf, q, p, IPF_DROP_OVERLAP, now);
@@ -952,16 +980,16 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
             return NULL;
         }
         ipf_recent_add(ipf, &q->key, q->node.hash, IPF_DROP_COMPLETE, now);
-        ipf_counter_add(&ipf->counters.accepted[fi->key.is_ipv6], 1);
-        ipf_counter_add(&ipf->counters.completed[fi->key.is_ipv6],
-                        q->n_frags + 1);
+        ipf_family_add(ipf->counters.accepted, q->ct, fi->key.is_ipv6, 1);
+        ipf_family_add(ipf->counters.completed, q->ct, fi->key.is_ipv6,
+                       q->n_frags + 1);
         ipf_queue_destroy(ipf, q);
         dp_packet_delete(p);
         ipf_counter_add(&ipf->counters.reassembled, 1);
         return out;
     }
 
-    if (ipf->n_frags >= ipf->cfg.max_frags) {
+    if (q->ct && ipf->n_ct_frags >= ipf->cfg.max_frags) {
         ipf_drop(ipf, p, IPF_DROP_MAX_FRAGS);
         return NULL;
     }
@@ -975,6 +1003,11 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
     return NULL;
 }
 
+/* ipf_cpu_reassemble() and, with 'ct' and 'zone', ipf_cpu_reassemble_ct(). */
+static struct dp_packet *ipf_reassemble(struct ipf_cpu *, struct dp_packet *,
+                                        long long int now_ms, bool ct,
+                                        uint16_t zone);
+
 /* Offers packet 'p' to 'ipf', taking ownership of it.  Called by the owner
  * only.  'p' is an Ethernet frame or an L3 packet whose l3_ofs points to
  * its IPv4 or IPv6 header; 'now_ms' is the current time in ms, as
@@ -986,10 +1019,21 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
  * data; IPv4 with MF and offset cleared, total length set and header
  * checksum recomputed; IPv6 without the fragment header, with payload
  * length and next header fixed; l3_ofs set, l4_ofs not.  Returns NULL
- * otherwise: 'p' is held, or dropped and counted. */
+ * otherwise: 'p' is held, or dropped and counted.
+ *
+ * OVS's ipf.c's limits ('min_frag', 'max_frags') and its per-family counters
+ * are for ct() only (ipf_cpu_reassemble_ct()), as ipf.c's are for conntrack
+ * only: here they do not apply, as to a tunnel's outer fragments. */
 struct dp_packet *
 ipf_cpu_reassemble(struct ipf_cpu *ipf, struct dp_packet *p,
                    long long int now_ms)
+{
+    return ipf_reassemble(ipf, p, now_ms, false, 0);
+}
+
+static struct dp_packet *
+ipf_reassemble(struct ipf_cpu *ipf, struct dp_packet *p, long long int now_ms,
+               bool ct, uint16_t zone)
 {
     enum ipf_cpu_drop_reason reason = IPF_DROP_MALFORMED;
     const struct ipf_cpu_recent *recent;
@@ -1011,8 +1055,9 @@ ipf_cpu_reassemble(struct ipf_cpu *ipf, struct dp_packet *p,
     }
     ipf_counter_add(&ipf->counters.fragments_in, 1);
 
-    /* ipf.c's minimum fragment size: IP bytes, headers included. */
-    if (fi.more && ipf->cfg.min_frag[fi.key.is_ipv6]
+    /* ipf.c's minimum fragment size, for ct(): IP bytes, headers
+     * included. */
+    if (ct && fi.more && ipf->cfg.min_frag[fi.key.is_ipv6]
         && fi.data_ofs - p->l3_ofs + (fi.end - fi.start)
            < ipf->cfg.min_frag[fi.key.is_ipv6]) {
         ipf_counter_add(&ipf->counters.too_small[fi.key.is_ipv6], 1);
@@ -1025,7 +1070,8 @@ ipf_cpu_reassemble(struct ipf_cpu *ipf, struct dp_packet *p,
     q = ipf_queue_find(ipf, &fi.key, hash);
     if (q && ipf_queue_expired(ipf, q, now_ms)) {
         /* ipf_cpu_run() has not run since this queue expired. */
-        ipf_counter_add(&ipf->counters.expired[q->key.is_ipv6], q->n_frags);
+        ipf_family_add(ipf->counters.expired, q->ct, q->key.is_ipv6,
+                       q->n_frags);
         ipf_queue_destroy(ipf, q);
         ipf_counter_add(&ipf->counters.timed_out, 1);
         q = NULL;
@@ -1037,11 +1083,23 @@ ipf_cpu_reassemble(struct ipf_cpu *ipf, struct dp_packet *p,
         if (recent) {
             ipf_drop(ipf, p, recent->reason);
         } else {
-            out = ipf_queue_start(ipf, p, &fi, hash, now_ms);
+            out = ipf_queue_start(ipf, p, &fi, hash, now_ms, ct, zone);
         }
     }
     ipf_publish_gauges(ipf);
     return out;
+}
+
+/* Offers packet 'p' to 'ipf', taking ownership of it, as ipf_cpu_reassemble()
+ * does, for ct() in conntrack zone 'zone': OVS's ipf.c's limits apply,
+ * 'min_frag' and 'max_frags', and its per-family counters count (struct
+ * ipf_cpu_family_stats).  A fragment of a datagram already held for the
+ * other use joins that datagram's queue. */
+struct dp_packet *
+ipf_cpu_reassemble_ct(struct ipf_cpu *ipf, struct dp_packet *p,
+                      long long int now_ms, uint16_t zone)
+{
+    return ipf_reassemble(ipf, p, now_ms, true, zone);
 }
 
 /* Frees the queues that have outlived the timeout at 'now_ms', oldest
@@ -1060,7 +1118,8 @@ ipf_cpu_expire(struct ipf_cpu *ipf, long long int now_ms, size_t max)
         if (n >= max || !ipf_queue_expired(ipf, q, now_ms)) {
             break;
         }
-        ipf_counter_add(&ipf->counters.expired[q->key.is_ipv6], q->n_frags);
+        ipf_family_add(ipf->counters.expired, q->ct, q->key.is_ipv6,
+                       q->n_frags);
         ipf_queue_destroy(ipf, q);
         ipf_counter_add(&ipf->counters.timed_out, 1);
         n++;
@@ -1120,4 +1179,39 @@ ipf_cpu_get_stats(const struct ipf_cpu *ipf_, struct ipf_cpu_stats *stats)
         atomic_read_relaxed(&c->overlap[i], &f->overlap);
         atomic_read_relaxed(&c->purged[i], &f->purged);
     }
+}
+
+/* Fills 'held' with up to 'max' of the datagrams 'ipf' holds for ct(), in
+ * no particular order, and returns how many it filled.  Called by the owner
+ * only (the queues are its own); see dp-ipf.c's dp_ipf_thread_run() for how
+ * the main thread gets a table's list. */
+size_t
+ipf_cpu_snapshot(const struct ipf_cpu *ipf, struct ipf_cpu_held *held,
+                 size_t max)
+{
+    const struct ipf_cpu_queue *q;
+    size_t n = 0;
+
+    HMAP_FOR_EACH (q, node, &ipf->queues) {
+        struct ipf_cpu_held *h;
+
+        if (n >= max) {
+            break;
+        }
+        if (!q->ct) {
+            continue;
+        }
+        h = &held[n++];
+        h->src = q->key.src;
+        h->dst = q->key.dst;
+        h->id = ntohl(q->key.id);
+        h->recirc_id = q->recirc_id;
+        h->zone = q->zone;
+        h->is_ipv6 = q->key.is_ipv6;
+        h->proto = q->key.is_ipv6 ? q->frags[0].proto : q->key.proto;
+        h->n_frags = q->n_frags;
+        h->first_in = q->first_in;
+        h->last_in = q->last_in;
+    }
+    return n;
 }
