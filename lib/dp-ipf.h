@@ -79,4 +79,11 @@ int dp_ipf_set_max_nfrags(struct datapath *, uint32_t max_nfrags);
 unsigned int dp_ipf_ct_families(const struct datapath *);
 void dp_ipf_get_status(const struct datapath *, struct dpif_ipf_status *);
 
+/* dpctl/ipf-get-status -m: what the threads hold for ct(), each thread's
+ * list a snapshot it takes itself at the main thread's request. */
+struct dp_ipf_dump;
+int dp_ipf_dump_start(struct datapath *, struct dp_ipf_dump **);
+int dp_ipf_dump_next(struct dp_ipf_dump *, char **);
+void dp_ipf_dump_done(struct dp_ipf_dump *);
+
 #endif /* dp-ipf.h */

@@ -333,46 +333,60 @@ dpif_percpu_ipf_get_status(struct dpif *dpif, struct dpif_ipf_status *status)
     return 0;
 }
 
-/* ipf-get-status -m lists what ipf.c holds.  The per-thread tables are
- * walked only by their threads, so what they hold cannot be listed without
- * each thread's cooperation: with fragments held, listing is not available
- * (EOPNOTSUPP, which dpctl reports after the status); with none held, the
- * list is empty, and is given as such. */
+/* ipf-get-status -m lists what is held: with the per-thread reassembly, a
+ * snapshot each thread takes of its own table at the main thread's request
+ * (dp_ipf_dump_start()); with OVS's ipf.c, ipf.c's lists. */
 
-/* The dump context of an empty per-thread list; never dereferenced. */
-static char empty_percpu_dump;
+/* A dump of either. */
+struct percpu_ipf_dump {
+    struct ipf_dump_ctx *ovs;   /* OVS's ipf.c's, or NULL. */
+    struct dp_ipf_dump *ours;   /* The threads', or NULL. */
+};
 
 int
 dpif_percpu_ipf_dump_start(struct dpif *dpif, struct ipf_dump_ctx **ctx)
 {
-    if (!uses_ovs_ipf(dpif)) {
-        struct datapath *dp = dpif_percpu_get_datapath(dpif);
-        struct dpif_ipf_status st;
+    struct percpu_ipf_dump *dump = xzalloc(sizeof *dump);
+    int error;
 
-        ovs_mutex_lock(&dp->reconfig_mutex);
-        dp_ipf_get_status(dp, &st);
-        ovs_mutex_unlock(&dp->reconfig_mutex);
-        if (st.nfrag) {
-            *ctx = NULL;
-            return EOPNOTSUPP;
-        }
-        *ctx = (struct ipf_dump_ctx *) &empty_percpu_dump;
-        return 0;
+    if (uses_ovs_ipf(dpif)) {
+        error = ipf_dump_start(&dump->ovs);
+    } else {
+        error = dp_ipf_dump_start(dpif_percpu_get_datapath(dpif),
+                                  &dump->ours);
     }
-    return ipf_dump_start(ctx);
+    if (error) {
+        free(dump);
+        *ctx = NULL;
+        return error;
+    }
+    *ctx = (struct ipf_dump_ctx *) dump;
+    return 0;
 }
 
 int
-dpif_percpu_ipf_dump_next(struct dpif *dpif, void *ctx, char **dump)
+dpif_percpu_ipf_dump_next(struct dpif *dpif, void *ctx, char **dump_line)
 {
-    if (ctx == &empty_percpu_dump) {
-        return EOF;
+    struct percpu_ipf_dump *dump = ctx;
+
+    if (dump->ours) {
+        return dp_ipf_dump_next(dump->ours, dump_line);
     }
-    return ipf_dump_next(conntrack_ipf_ctx(get_ct(dpif)), ctx, dump);
+    return ipf_dump_next(conntrack_ipf_ctx(get_ct(dpif)), dump->ovs,
+                         dump_line);
 }
 
 int
 dpif_percpu_ipf_dump_done(struct dpif *dpif OVS_UNUSED, void *ctx)
 {
-    return ctx == &empty_percpu_dump ? 0 : ipf_dump_done(ctx);
+    struct percpu_ipf_dump *dump = ctx;
+
+    if (dump) {
+        dp_ipf_dump_done(dump->ours);
+        if (dump->ovs) {
+            ipf_dump_done(dump->ovs);
+        }
+        free(dump);
+    }
+    return 0;
 }
