@@ -39,6 +39,15 @@
  * a thread applies a new generation to its own table the next time it
  * reassembles, so no thread ever writes another's table.
  *
+ * dpctl/ipf-* (OVS's ipf.c's commands) set, for ct() only as in stock, the
+ * minimum fragment size (default 1200 IPv4, 1280 IPv6) and the most
+ * fragments held (default 1000, split evenly between the thread indexes);
+ * tunnels' outer fragments are bounded by memory only.  ipf-get-status -m
+ * asks each thread for a snapshot of its own table: the main thread bumps
+ * a request number, each thread answers at the end of its next polling
+ * round under a mutex of its own slot, and the main thread waits a bounded
+ * time (dp_ipf_dump_start()).
+ *
  * Fragments of one datagram must reach one thread, because a thread joins
  * only the fragments it holds.  No hand-off is done: receive-side hashing
  * (RSS, or a veth's queue choice) of a datagram's fragments uses its
