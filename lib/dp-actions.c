@@ -362,7 +362,8 @@ execute_ct(struct pmd_thread *t, struct dp_packet_batch *batch,
     ovs_be16 tp_src, tp_dst;
 
     ct_helper_ports(t, a, &tp_src, &tp_dst);
-    dp_conntrack_execute(ct, dp_ipf_thread_table(t), batch, a,
+    dp_conntrack_execute(ct, dp_ipf_thread_table(t),
+                         dp_ipf_ct_families(t->dp), batch, a,
                          tp_src, tp_dst, t->now, &st);
     dp_conntrack_count(ct, t->index, DP_CT_PACKETS, st.packets);
     if (OVS_UNLIKELY(st.fragments)) {

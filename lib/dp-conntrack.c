@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "conntrack.h"
+#include "dp-ipf.h"
 #include "dp-packet.h"
 #include "flow.h"
 #include "frag-mru.h"
@@ -482,28 +483,33 @@ packet_dl_type(const struct dp_packet *p)
     return dl_type;
 }
 
-/* Returns true if 'p' may be an IP fragment: IPv4 with MF or an offset, or
- * any IPv6 packet (whose fragment header ipf_cpu_reassemble() finds among
- * its extension headers). */
+/* Returns true if 'p' may be an IP fragment of a family in 'families'
+ * (DP_IPF_CT_V4, DP_IPF_CT_V6): IPv4 with MF or an offset, or any IPv6
+ * packet (whose fragment header ipf_cpu_reassemble() finds among its
+ * extension headers). */
 static bool
-maybe_fragment(const struct dp_packet *p)
+maybe_fragment(const struct dp_packet *p, unsigned int families)
 {
     ovs_be16 dl_type = packet_dl_type(p);
 
     if (dl_type == htons(ETH_TYPE_IP)) {
         const struct ip_header *ip = dp_packet_l3(p);
 
-        return (dp_packet_l3_size(p) >= IP_HEADER_LEN
+        return ((families & DP_IPF_CT_V4)
+                && dp_packet_l3_size(p) >= IP_HEADER_LEN
                 && IP_IS_FRAGMENT(ip->ip_frag_off));
     }
-    return dl_type == htons(ETH_TYPE_IPV6);
+    return (families & DP_IPF_CT_V6) && dl_type == htons(ETH_TYPE_IPV6);
 }
 
-/* Gives the fragments in 'batch' to 't''s reassembly table 'ipf': they
- * leave the batch, and each datagram they complete takes the place of its
- * last fragment, with its headers parsed and its MRU recorded. */
+/* Gives the fragments in 'batch' to 't''s reassembly table 'ipf', for a
+ * ct() in conntrack zone 'zone': they leave the batch, and each datagram
+ * they complete takes the place of its last fragment, with its headers
+ * parsed and its MRU recorded.  Fragments of a family not in 'families'
+ * stay in the batch, as they are. */
 static void
-reassemble_batch(struct ipf_cpu *ipf, struct dp_packet_batch *batch,
+reassemble_batch(struct ipf_cpu *ipf, unsigned int families, uint16_t zone,
+                 struct dp_packet_batch *batch,
                  long long int now_ms, struct dp_conntrack_stats *stats)
 {
     size_t n_batch = dp_packet_batch_size(batch);
@@ -513,11 +519,11 @@ reassemble_batch(struct ipf_cpu *ipf, struct dp_packet_batch *batch,
     DP_PACKET_BATCH_REFILL_FOR_EACH (i, n_batch, p, batch) {
         struct dp_packet *out;
 
-        if (!maybe_fragment(p)) {
+        if (!maybe_fragment(p, families)) {
             dp_packet_batch_refill(batch, p, i);
             continue;
         }
-        out = ipf_cpu_reassemble(ipf, p, now_ms);
+        out = ipf_cpu_reassemble_ct(ipf, p, now_ms, zone);
         if (out == p) {
             /* IPv6, not a fragment. */
             dp_packet_batch_refill(batch, p, i);
@@ -538,7 +544,9 @@ reassemble_batch(struct ipf_cpu *ipf, struct dp_packet_batch *batch,
 /* Executes ct() action 'a' on 'batch', in place: each packet gets its
  * connection's state in its metadata, and NAT rewrites it.  With per-thread
  * reassembly, fragments are taken out of 'batch' and held in 'ipf' (the
- * calling thread's own table), and a datagram they complete is put in;
+ * calling thread's own table) if their family is in 'ipf_families'
+ * (DP_IPF_CT_V4, DP_IPF_CT_V6: dpctl/ipf-set-enabled), and a datagram they
+ * complete is put in;
  * with OVS's ipf, conntrack_execute() does the same on its own.
  * 'tp_src' and 'tp_dst' are the transport ports the megaflow matched, or 0:
  * with a helper, a non-zero one names the helper's control port, as in
@@ -548,20 +556,21 @@ reassemble_batch(struct ipf_cpu *ipf, struct dp_packet_batch *batch,
  * one batch come from one megaflow, so its packets share their Ethertype. */
 void
 dp_conntrack_execute(struct dp_conntrack *dpct, struct ipf_cpu *ipf,
+                     unsigned int ipf_families,
                      struct dp_packet_batch *batch,
                      const struct nlattr *a, ovs_be16 tp_src, ovs_be16 tp_dst,
                      long long int now_ms, struct dp_conntrack_stats *stats)
 {
     struct ct_action_args args;
 
+    parse_ct_action(a, &args);
     if (!dp_conntrack_uses_ovs_ipf(dpct)) {
-        reassemble_batch(ipf, batch, now_ms, stats);
+        reassemble_batch(ipf, ipf_families, args.zone, batch, now_ms, stats);
     }
     if (dp_packet_batch_is_empty(batch)) {
         return;
     }
 
-    parse_ct_action(a, &args);
     stats->packets += dp_packet_batch_size(batch);
     conntrack_execute(dpct->ct, batch, packet_dl_type(batch->packets[0]),
                       args.force, args.commit, args.zone, args.setmark,

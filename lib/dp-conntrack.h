@@ -116,6 +116,7 @@ struct thread_counters *dp_conntrack_counters(const struct dp_conntrack *);
 
 bool dp_conntrack_action_valid(const struct nlattr *ct_action);
 void dp_conntrack_execute(struct dp_conntrack *, struct ipf_cpu *,
+                          unsigned int ipf_families,
                           struct dp_packet_batch *,
                           const struct nlattr *ct_action,
                           ovs_be16 tp_src, ovs_be16 tp_dst,

@@ -39,6 +39,15 @@
  * a thread applies a new generation to its own table the next time it
  * reassembles, so no thread ever writes another's table.
  *
+ * dpctl/ipf-* (OVS's ipf.c's commands) set, for ct() only as in stock, the
+ * minimum fragment size (default 1200 IPv4, 1280 IPv6) and the most
+ * fragments held (default 1000, split evenly between the thread indexes);
+ * tunnels' outer fragments are bounded by memory only.  ipf-get-status -m
+ * asks each thread for a snapshot of its own table: the main thread bumps
+ * a request number, each thread answers at the end of its next polling
+ * round under a mutex of its own slot, and the main thread waits a bounded
+ * time (dp_ipf_dump_start()).
+ *
  * Fragments of one datagram must reach one thread, because a thread joins
  * only the fragments it holds.  No hand-off is done: receive-side hashing
  * (RSS, or a veth's queue choice) of a datagram's fragments uses its
@@ -54,6 +63,7 @@
 #include <stdint.h>
 
 struct datapath;
+struct dpif_ipf_status;
 struct ds;
 struct ipf_cpu;
 struct pmd_thread;
@@ -66,5 +76,23 @@ void dp_ipf_thread_stopped(struct datapath *, size_t index);
 struct ipf_cpu *dp_ipf_thread_table(struct pmd_thread *);
 void dp_ipf_thread_run(struct pmd_thread *, bool busy);
 void dp_ipf_format_stats(struct ds *, const struct datapath *);
+
+/* dpctl/ipf-* for the per-thread reassembly (OVS's ipf.c's settings and
+ * status, kept in the datapath's RCU-published configuration; the status is
+ * summed from counters each thread writes in its own table). */
+#define DP_IPF_CT_V4 (1u << 0)
+#define DP_IPF_CT_V6 (1u << 1)
+int dp_ipf_set_enabled(struct datapath *, bool v6, bool enabled);
+int dp_ipf_set_min_frag(struct datapath *, bool v6, uint32_t min_frag);
+int dp_ipf_set_max_nfrags(struct datapath *, uint32_t max_nfrags);
+unsigned int dp_ipf_ct_families(const struct datapath *);
+void dp_ipf_get_status(const struct datapath *, struct dpif_ipf_status *);
+
+/* dpctl/ipf-get-status -m: what the threads hold for ct(), each thread's
+ * list a snapshot it takes itself at the main thread's request. */
+struct dp_ipf_dump;
+int dp_ipf_dump_start(struct datapath *, struct dp_ipf_dump **);
+int dp_ipf_dump_next(struct dp_ipf_dump *, char **);
+void dp_ipf_dump_done(struct dp_ipf_dump *);
 
 #endif /* dp-ipf.h */

@@ -292,6 +292,10 @@ check_reassembled(const struct dgram *d, const struct dp_packet *out)
     dp_packet_delete(whole);
 }
 
+/* If nonzero, offer() offers for ct() in this zone
+ * (ipf_cpu_reassemble_ct()), else as a tunnel does (ipf_cpu_reassemble()). */
+static uint16_t offer_ct_zone;
+
 /* Offers 'p' to 'ipf' at 'now' and prints what happened as "LABEL: ...";
  * checks a reassembled packet against 'd'.  Returns true if 'p' completed
  * its datagram. */
@@ -303,7 +307,9 @@ offer(struct ipf_cpu *ipf, const struct dgram *d, struct dp_packet *p,
     struct ipf_cpu_stats after;
     struct dp_packet *out;
 
-    out = ipf_cpu_reassemble(ipf, p, now);
+    out = (offer_ct_zone
+           ? ipf_cpu_reassemble_ct(ipf, p, now, offer_ct_zone)
+           : ipf_cpu_reassemble(ipf, p, now));
     after = stats(ipf);
     printf("%s: ", label);
     if (out == p) {
@@ -666,6 +672,7 @@ test_memory(void)
         .high_thresh = 100 * 1000,
         .low_thresh = 70 * 1000,
         .timeout_ms = IPF_CPU_DEFAULT_TIMEOUT_MS,
+        .max_frags = SIZE_MAX,
     };
     struct dgram *d = dgram_new(false, true, IPPROTO_UDP, 2000, 0);
     struct ipf_cpu *ipf = ipf_cpu_create(&cfg);
@@ -756,6 +763,7 @@ test_lru(void)
         .high_thresh = 40 * 1000,
         .low_thresh = 25 * 1000,
         .timeout_ms = IPF_CPU_DEFAULT_TIMEOUT_MS,
+        .max_frags = SIZE_MAX,
     };
     struct dgram *d[4];
     struct ipf_cpu *ipf = ipf_cpu_create(&cfg);
@@ -808,6 +816,7 @@ test_set_config(void)
         .high_thresh = 35 * 1000,
         .low_thresh = 15 * 1000,
         .timeout_ms = 5000,
+        .max_frags = SIZE_MAX,
     };
     struct dgram *d = dgram_new(false, true, IPPROTO_UDP, 3000, 0);
     struct ipf_cpu *ipf = ipf_cpu_create(NULL);
@@ -1017,14 +1026,14 @@ test_config(void)
 {
     struct ipf_cpu_config cfgs[] = {
         { IPF_CPU_DEFAULT_HIGH_THRESH, IPF_CPU_DEFAULT_LOW_THRESH,
-          IPF_CPU_DEFAULT_TIMEOUT_MS },
-        { 0, 0, 1000 },
-        { 1000, 1000, 1000 },
-        { 1000, 2000, 1000 },
-        { 1000, 0, 0 },
-        { 1000, 0, -5 },
-        { 1000, 0, IPF_CPU_MAX_TIMEOUT_MS },
-        { 1000, 0, IPF_CPU_MAX_TIMEOUT_MS + 1 },
+          IPF_CPU_DEFAULT_TIMEOUT_MS, { 0, 0 }, SIZE_MAX },
+        { 0, 0, 1000, { 0, 0 }, SIZE_MAX },
+        { 1000, 1000, 1000, { 0, 0 }, SIZE_MAX },
+        { 1000, 2000, 1000, { 0, 0 }, SIZE_MAX },
+        { 1000, 0, 0, { 0, 0 }, SIZE_MAX },
+        { 1000, 0, -5, { 0, 0 }, SIZE_MAX },
+        { 1000, 0, IPF_CPU_MAX_TIMEOUT_MS, { 0, 0 }, SIZE_MAX },
+        { 1000, 0, IPF_CPU_MAX_TIMEOUT_MS + 1, { 0, 0 }, SIZE_MAX },
     };
 
     for (int i = 0; i < ARRAY_SIZE(cfgs); i++) {
@@ -1035,6 +1044,112 @@ test_config(void)
                error ? error : "ok");
         free(error);
     }
+}
+
+/* Prints the per-family counters and the fragments held of 'ipf'. */
+static void
+print_family_stats(const struct ipf_cpu *ipf)
+{
+    struct ipf_cpu_stats s = stats(ipf);
+
+    for (int i = 0; i < 2; i++) {
+        const struct ipf_cpu_family_stats *f = &s.family[i];
+
+        printf("%s: accepted=%"PRIu64" completed=%"PRIu64" expired=%"PRIu64
+               " too_small=%"PRIu64" overlap=%"PRIu64" purged=%"PRIu64"\n",
+               i ? "v6" : "v4", f->accepted, f->completed, f->expired,
+               f->too_small, f->overlap, f->purged);
+    }
+    printf("frags_held=%"PRIu64"\n", s.frags_held);
+}
+
+/* Prints what ipf_cpu_snapshot() lists of 'ipf', sorted by IP ID. */
+static void
+print_snapshot(const struct ipf_cpu *ipf)
+{
+    struct ipf_cpu_held held[8];
+    size_t n = ipf_cpu_snapshot(ipf, held, ARRAY_SIZE(held));
+
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = i + 1; j < n; j++) {
+            if (held[j].id < held[i].id) {
+                struct ipf_cpu_held tmp = held[i];
+
+                held[i] = held[j];
+                held[j] = tmp;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        printf("held: id %"PRIu32" v%d zone %"PRIu16" proto %d frags %"PRIu32
+               "%s%s\n", held[i].id, held[i].is_ipv6 ? 6 : 4, held[i].zone,
+               held[i].proto, held[i].n_frags,
+               held[i].first_in ? " first" : "",
+               held[i].last_in ? " last" : "");
+    }
+}
+
+/* limits: min_frag refuses small non-last fragments of its family only,
+ * max_frags bounds the fragments held but never refuses a completing
+ * one, and the per-family counters move as ipf.c's do, all for ct() only:
+ * a tunnel's fragments (ipf_cpu_reassemble()) are neither refused nor
+ * counted by them.  ipf_cpu_snapshot() lists what is held for ct(). */
+static void
+test_limits(void)
+{
+    struct ipf_cpu_config cfg;
+    struct dgram *a = dgram_new(false, true, IPPROTO_UDP, 3000, 1);
+    struct dgram *b = dgram_new(true, true, IPPROTO_UDP, 3000, 2);
+    struct dgram *c = dgram_new(false, true, IPPROTO_UDP, 2000, 3);
+    struct dgram *e = dgram_new(true, true, IPPROTO_UDP, 2000, 4);
+    struct dgram *t = dgram_new(false, true, IPPROTO_UDP, 3000, 5);
+    struct ipf_cpu *ipf;
+
+    ipf_cpu_config_default(&cfg);
+    cfg.min_frag[0] = 1000;     /* IPv4: 1000 IP bytes, header included. */
+    cfg.max_frags = 3;
+    ipf = ipf_cpu_create(&cfg);
+
+    /* Not for ct(): neither limit applies, nor do the family counters. */
+    offer_ct_zone = 0;
+    offer_frag(ipf, t, 0, 504, true, 0);
+    offer_frag(ipf, t, 504, 504, true, 0);
+    offer_frag(ipf, t, 1008, 504, true, 0);
+    offer_frag(ipf, t, 1512, 504, true, 0);
+    print_family_stats(ipf);
+
+    offer_ct_zone = 9;
+    /* IPv4: 976 bytes of data + 20 of header is too small unless last. */
+    offer_frag(ipf, a, 0, 976, true, 0);
+    offer_frag(ipf, a, 0, 984, true, 0);
+    offer_frag(ipf, a, 984, 984, true, 0);
+    offer_frag(ipf, a, 984, 984, true, 0);        /* Duplicate. */
+    /* IPv6 has no minimum here. */
+    offer_frag(ipf, b, 0, 504, true, 0);
+    /* Three held: the next to be held is refused... */
+    offer_frag(ipf, c, 0, 1000, true, 0);
+    offer_frag(ipf, b, 1000, 504, true, 0);
+    /* ...but the one that completes 'a' is not. */
+    offer_frag(ipf, a, 1968, 1032, false, 0);
+    print_stats(ipf);
+    print_family_stats(ipf);
+    print_snapshot(ipf);
+
+    /* IPv6: an overlap discards 'b' (1 held fragment purged). */
+    offer_frag(ipf, b, 496, 504, true, 0);
+    /* Then 'e' times out with one fragment held. */
+    offer_frag(ipf, e, 0, 1000, true, 10);
+    ipf_cpu_run(ipf, 10 + IPF_CPU_DEFAULT_TIMEOUT_MS);
+    print_stats(ipf);
+    print_family_stats(ipf);
+
+    ipf_cpu_destroy(ipf);
+    free(a);
+    free(b);
+    free(c);
+    free(e);
+    free(t);
+    offer_ct_zone = 0;
 }
 
 /* Returns true if 'arg' names the second optional word 'word'. */
@@ -1087,6 +1202,8 @@ main(int argc, char *argv[])
         test_ipv6_hbh();
     } else if (!strcmp(cmd, "padding")) {
         test_padding(arg_is(argc, argv, 2, "ipv6"));
+    } else if (!strcmp(cmd, "limits")) {
+        test_limits();
     } else if (!strcmp(cmd, "config")) {
         test_config();
     } else {

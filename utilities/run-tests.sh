@@ -12,7 +12,7 @@
 #      (tests/upstream/must-pass.txt), and of OVS's system-userspace suite
 #      (real traffic between namespaces) the quick subset in
 #      tests/upstream/userspace-must-pass.txt (make
-#      check-upstream-userspace, about 4 minutes);
+#      check-upstream-userspace, about 7 minutes);
 #   3. the kernel datapath in a qemu/TCG guest: our kernel tests (make
 #      check-kernel, less the longer ipip ones: KERNEL_CI_TESTS) and
 #      OVS's kernel-datapath tests of the CI subset

@@ -24,7 +24,9 @@
 #include "ct-dpif.h"
 #include "datapath.h"
 #include "dp-conntrack.h"
+#include "dp-ipf.h"
 #include "dpif-percpu.h"
+#include "dpif-provider.h"
 #include "ipf.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/list.h"
@@ -252,54 +254,139 @@ dpif_percpu_ct_get_features(struct dpif *dpif OVS_UNUSED,
     return 0;
 }
 
-/* The ipf callbacks configure and show OVS's ipf.c, which reassembles for
- * conntrack only with other_config:ct-frag-reassembly=ovs-ipf; per-thread
- * reassembly is shown by dpif-percpu/ipf-stats-show. */
+/* The ipf callbacks (dpctl/ipf-*) configure and show the per-thread
+ * reassembly (dp-ipf.h), or OVS's ipf.c when
+ * other_config:ct-frag-reassembly=ovs-ipf selects it. */
+
+/* Returns true if OVS's ipf.c reassembles for the datapath behind 'dpif'. */
+static bool
+uses_ovs_ipf(const struct dpif *dpif)
+{
+    return dp_conntrack_uses_ovs_ipf(
+        dpif_percpu_get_datapath(dpif)->conntrack);
+}
+
 int
 dpif_percpu_ipf_set_enabled(struct dpif *dpif, bool v6, bool enabled)
 {
-    return ipf_set_enabled(conntrack_ipf_ctx(get_ct(dpif)), v6, enabled);
+    struct datapath *dp = dpif_percpu_get_datapath(dpif);
+    int error;
+
+    if (uses_ovs_ipf(dpif)) {
+        return ipf_set_enabled(conntrack_ipf_ctx(get_ct(dpif)), v6, enabled);
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    error = dp_ipf_set_enabled(dp, v6, enabled);
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    return error;
 }
 
 int
 dpif_percpu_ipf_set_min_frag(struct dpif *dpif, bool v6, uint32_t min_frag)
 {
-    return ipf_set_min_frag(conntrack_ipf_ctx(get_ct(dpif)), v6, min_frag);
+    struct datapath *dp = dpif_percpu_get_datapath(dpif);
+    int error;
+
+    if (uses_ovs_ipf(dpif)) {
+        return ipf_set_min_frag(conntrack_ipf_ctx(get_ct(dpif)), v6,
+                                min_frag);
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    error = dp_ipf_set_min_frag(dp, v6, min_frag);
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    return error;
 }
 
 int
 dpif_percpu_ipf_set_max_nfrags(struct dpif *dpif, uint32_t max_nfrags)
 {
-    return ipf_set_max_nfrags(conntrack_ipf_ctx(get_ct(dpif)), max_nfrags);
+    struct datapath *dp = dpif_percpu_get_datapath(dpif);
+    int error;
+
+    if (uses_ovs_ipf(dpif)) {
+        return ipf_set_max_nfrags(conntrack_ipf_ctx(get_ct(dpif)),
+                                  max_nfrags);
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    error = dp_ipf_set_max_nfrags(dp, max_nfrags);
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    return error;
 }
 
 int
 dpif_percpu_ipf_get_status(struct dpif *dpif, struct dpif_ipf_status *status)
 {
+    struct datapath *dp = dpif_percpu_get_datapath(dpif);
+
     /* struct dpif_ipf_status and struct ipf_status have the same layout,
-     * as dpif-netdev relies on too. */
+     * as dpif-netdev assumes too. */
     BUILD_ASSERT_DECL(sizeof(struct dpif_ipf_status)
                       == sizeof(struct ipf_status));
-    ipf_get_status(conntrack_ipf_ctx(get_ct(dpif)),
-                   (struct ipf_status *) status);
+    if (uses_ovs_ipf(dpif)) {
+        ipf_get_status(conntrack_ipf_ctx(get_ct(dpif)),
+                       (struct ipf_status *) status);
+        return 0;
+    }
+    ovs_mutex_lock(&dp->reconfig_mutex);
+    dp_ipf_get_status(dp, status);
+    ovs_mutex_unlock(&dp->reconfig_mutex);
+    return 0;
+}
+
+/* ipf-get-status -m lists what is held: with the per-thread reassembly, a
+ * snapshot each thread takes of its own table at the main thread's request
+ * (dp_ipf_dump_start()); with OVS's ipf.c, ipf.c's lists. */
+
+/* A dump of either. */
+struct percpu_ipf_dump {
+    struct ipf_dump_ctx *ovs;   /* OVS's ipf.c's, or NULL. */
+    struct dp_ipf_dump *ours;   /* The threads', or NULL. */
+};
+
+int
+dpif_percpu_ipf_dump_start(struct dpif *dpif, struct ipf_dump_ctx **ctx)
+{
+    struct percpu_ipf_dump *dump = xzalloc(sizeof *dump);
+    int error;
+
+    if (uses_ovs_ipf(dpif)) {
+        error = ipf_dump_start(&dump->ovs);
+    } else {
+        error = dp_ipf_dump_start(dpif_percpu_get_datapath(dpif),
+                                  &dump->ours);
+    }
+    if (error) {
+        free(dump);
+        *ctx = NULL;
+        return error;
+    }
+    *ctx = (struct ipf_dump_ctx *) dump;
     return 0;
 }
 
 int
-dpif_percpu_ipf_dump_start(struct dpif *dpif OVS_UNUSED,
-                           struct ipf_dump_ctx **ctx)
+dpif_percpu_ipf_dump_next(struct dpif *dpif, void *ctx, char **dump_line)
 {
-    return ipf_dump_start(ctx);
-}
+    struct percpu_ipf_dump *dump = ctx;
 
-int
-dpif_percpu_ipf_dump_next(struct dpif *dpif, void *ctx, char **dump)
-{
-    return ipf_dump_next(conntrack_ipf_ctx(get_ct(dpif)), ctx, dump);
+    if (dump->ours) {
+        return dp_ipf_dump_next(dump->ours, dump_line);
+    }
+    return ipf_dump_next(conntrack_ipf_ctx(get_ct(dpif)), dump->ovs,
+                         dump_line);
 }
 
 int
 dpif_percpu_ipf_dump_done(struct dpif *dpif OVS_UNUSED, void *ctx)
 {
-    return ipf_dump_done(ctx);
+    struct percpu_ipf_dump *dump = ctx;
+
+    if (dump) {
+        dp_ipf_dump_done(dump->ours);
+        if (dump->ovs) {
+            ipf_dump_done(dump->ovs);
+        }
+        free(dump);
+    }
+    return 0;
 }

@@ -119,7 +119,14 @@ struct ipf_cpu_queue {
     uint32_t max_end;           /* Largest 'end' of a held fragment. */
     bool last_in;               /* The last fragment (MF clear) is held, so
                                  * 'max_end' is the datagram's length. */
+    bool first_in;              /* The first fragment (offset 0) is held. */
     size_t mem;                 /* This queue's share of the account. */
+
+    /* For ct() (ipf_cpu_reassemble_ct()): OVS's ipf.c's limits and
+     * counters apply to it, and ipf_cpu_snapshot() lists it. */
+    bool ct;                    /* Started by ipf_cpu_reassemble_ct(). */
+    uint16_t zone;              /* That ct()'s zone. */
+    uint32_t recirc_id;         /* Its first fragment's md.recirc_id. */
 };
 
 /* A recently completed or discarded datagram; see "Recently finished
@@ -143,6 +150,14 @@ struct ipf_cpu_counters {
     atomic_uint64_t timed_out;
     atomic_uint64_t discarded;
     atomic_uint64_t drops[IPF_N_DROP_REASONS];
+    atomic_uint64_t frags_held;
+    /* By family (0 IPv4, 1 IPv6), as struct ipf_cpu_family_stats. */
+    atomic_uint64_t accepted[2];
+    atomic_uint64_t completed[2];
+    atomic_uint64_t expired[2];
+    atomic_uint64_t too_small[2];
+    atomic_uint64_t overlap[2];
+    atomic_uint64_t purged[2];
 };
 
 /* One forwarding thread's reassembly table.  Everything here but
@@ -153,6 +168,8 @@ struct ipf_cpu {
     struct ovs_list lru;        /* Queues, least recently used first. */
     struct ovs_list age;        /* Queues, oldest first. */
     size_t mem;                 /* The memory account, in bytes. */
+    size_t n_frags;             /* Fragments held in all queues. */
+    size_t n_ct_frags;          /* Those held in queues for ct(). */
 
     /* Recently finished datagrams: a ring, the oldest at 'recent_next',
      * indexed by 'recent_map'. */
@@ -181,6 +198,8 @@ ipf_cpu_config_default(struct ipf_cpu_config *cfg)
     cfg->high_thresh = IPF_CPU_DEFAULT_HIGH_THRESH;
     cfg->low_thresh = IPF_CPU_DEFAULT_LOW_THRESH;
     cfg->timeout_ms = IPF_CPU_DEFAULT_TIMEOUT_MS;
+    cfg->min_frag[0] = cfg->min_frag[1] = 0;
+    cfg->max_frags = SIZE_MAX;
 }
 
 /* Returns NULL if 'cfg' is usable, otherwise a malloc'd message that says
@@ -220,6 +239,8 @@ ipf_cpu_drop_reason_to_string(enum ipf_cpu_drop_reason reason)
     case IPF_DROP_COMPLETE: return "complete";
     case IPF_DROP_MALFORMED: return "malformed";
     case IPF_DROP_MEMORY: return "memory";
+    case IPF_DROP_MIN_FRAG: return "min-frag";
+    case IPF_DROP_MAX_FRAGS: return "max-frags";
     case IPF_N_DROP_REASONS:
     default:
         return "<invalid>";
@@ -239,12 +260,24 @@ ipf_counter_add(atomic_uint64_t *c, uint64_t n)
     atomic_store_relaxed(c, value + n);
 }
 
+/* Adds 'n' to the family counter 'c' (an array by family) for the family
+ * 'is_ipv6', if it counts for ct() ('ct'): OVS's ipf.c counts what
+ * conntrack reassembles only. */
+static void
+ipf_family_add(atomic_uint64_t c[2], bool ct, bool is_ipv6, uint64_t n)
+{
+    if (ct) {
+        ipf_counter_add(&c[is_ipv6], n);
+    }
+}
+
 /* Publishes the gauges of 'ipf'. */
 static void
 ipf_publish_gauges(struct ipf_cpu *ipf)
 {
     atomic_store_relaxed(&ipf->counters.bytes_held, ipf->mem);
     atomic_store_relaxed(&ipf->counters.queues, hmap_count(&ipf->queues));
+    atomic_store_relaxed(&ipf->counters.frags_held, ipf->n_ct_frags);
 }
 
 /* Frees fragment 'p', dropped on arrival for 'reason'. */
@@ -287,6 +320,15 @@ ipf_cpu_create(const struct ipf_cpu_config *cfg)
     for (size_t i = 0; i < IPF_N_DROP_REASONS; i++) {
         atomic_init(&ipf->counters.drops[i], 0);
     }
+    atomic_init(&ipf->counters.frags_held, 0);
+    for (size_t i = 0; i < 2; i++) {
+        atomic_init(&ipf->counters.accepted[i], 0);
+        atomic_init(&ipf->counters.completed[i], 0);
+        atomic_init(&ipf->counters.expired[i], 0);
+        atomic_init(&ipf->counters.too_small[i], 0);
+        atomic_init(&ipf->counters.overlap[i], 0);
+        atomic_init(&ipf->counters.purged[i], 0);
+    }
     return ipf;
 }
 
@@ -298,6 +340,12 @@ ipf_queue_destroy(struct ipf_cpu *ipf, struct ipf_cpu_queue *q)
         dp_packet_delete(q->frags[i].pkt);
     }
     free(q->frags);
+    ovs_assert(ipf->n_frags >= q->n_frags);
+    ipf->n_frags -= q->n_frags;
+    if (q->ct) {
+        ovs_assert(ipf->n_ct_frags >= q->n_frags);
+        ipf->n_ct_frags -= q->n_frags;
+    }
     hmap_remove(&ipf->queues, &q->node);
     ovs_list_remove(&q->lru_node);
     ovs_list_remove(&q->age_node);
@@ -343,6 +391,8 @@ ipf_make_room(struct ipf_cpu *ipf, size_t need,
             break;
         }
         if (q != keep) {
+            ipf_family_add(ipf->counters.purged, q->ct, q->key.is_ipv6,
+                           q->n_frags);
             ipf_queue_destroy(ipf, q);
             ipf_counter_add(&ipf->counters.evicted, 1);
         }
@@ -693,6 +743,10 @@ ipf_queue_discard(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
                   long long int now)
 {
     ipf_recent_add(ipf, &q->key, q->node.hash, reason, now);
+    ipf_family_add(ipf->counters.purged, q->ct, q->key.is_ipv6, q->n_frags);
+    if (reason == IPF_DROP_OVERLAP) {
+        ipf_family_add(ipf->counters.overlap, q->ct, q->key.is_ipv6, 1);
+    }
     ipf_queue_destroy(ipf, q);
     ipf_counter_add(&ipf->counters.discarded, 1);
     ipf_drop(ipf, p, reason);
@@ -715,6 +769,9 @@ ipf_queue_insert(struct ipf_cpu *ipf, struct ipf_cpu_queue *q, size_t pos,
     memmove(&q->frags[pos + 1], &q->frags[pos],
             (q->n_frags - pos) * sizeof *q->frags);
     q->n_frags++;
+    ipf->n_frags++;
+    ipf->n_ct_frags += q->ct;
+    ipf_family_add(ipf->counters.accepted, q->ct, fi->key.is_ipv6, 1);
 
     f = &q->frags[pos];
     f->pkt = p;
@@ -728,6 +785,7 @@ ipf_queue_insert(struct ipf_cpu *ipf, struct ipf_cpu_queue *q, size_t pos,
     q->held_len += fi->end - fi->start;
     q->max_end = MAX(q->max_end, fi->end);
     q->last_in |= !fi->more;
+    q->first_in |= fi->start == 0;
     q->mem += cost;
     ipf->mem += cost;
 
@@ -747,17 +805,21 @@ ipf_queue_growth(const struct ipf_cpu_queue *q)
 }
 
 /* Starts a queue for fragment 'p', described by 'fi', unless memory is
- * short.  Returns NULL: a datagram's first-seen fragment never completes
- * it. */
+ * short or, for ct() ('ct', with 'zone'), 'max_frags' are held.  Returns
+ * NULL: a datagram's first-seen fragment never completes it. */
 static struct dp_packet *
 ipf_queue_start(struct ipf_cpu *ipf, struct dp_packet *p,
                 const struct ipf_cpu_frag_info *fi, uint32_t hash,
-                long long int now)
+                long long int now, bool ct, uint16_t zone)
 {
     size_t cost = sizeof(struct ipf_cpu_queue) + ipf_frag_cost(p)
                   + IPF_INITIAL_FRAG_SLOTS * sizeof(struct ipf_cpu_frag);
     struct ipf_cpu_queue *q;
 
+    if (ct && ipf->n_ct_frags >= ipf->cfg.max_frags) {
+        ipf_drop(ipf, p, IPF_DROP_MAX_FRAGS);
+        return NULL;
+    }
     if (cost > ipf->cfg.high_thresh || !ipf_make_room(ipf, cost, NULL)) {
         ipf_drop(ipf, p, IPF_DROP_MEMORY);
         return NULL;
@@ -766,6 +828,9 @@ ipf_queue_start(struct ipf_cpu *ipf, struct dp_packet *p,
     q = xzalloc(sizeof *q);
     q->key = fi->key;
     q->created = now;
+    q->ct = ct;
+    q->zone = zone;
+    q->recirc_id = p->md.recirc_id;
     hmap_insert(&ipf->queues, &q->node, hash);
     ovs_list_push_back(&ipf->lru, &q->lru_node);
     ovs_list_push_back(&ipf->age, &q->age_node);
@@ -891,6 +956,7 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
             covered = q->frags[i].end == q->frags[i + 1].start;
         }
         if (covered) {
+            ipf_family_add(ipf->counters.overlap, q->ct, fi->key.is_ipv6, 1);
             ipf_drop(ipf, p, IPF_DROP_DUPLICATE);
         } else {
             ipf_queue_discard(ipf, q, p, IPF_DROP_OVERLAP, now);
@@ -914,12 +980,19 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
             return NULL;
         }
         ipf_recent_add(ipf, &q->key, q->node.hash, IPF_DROP_COMPLETE, now);
+        ipf_family_add(ipf->counters.accepted, q->ct, fi->key.is_ipv6, 1);
+        ipf_family_add(ipf->counters.completed, q->ct, fi->key.is_ipv6,
+                       q->n_frags + 1);
         ipf_queue_destroy(ipf, q);
         dp_packet_delete(p);
         ipf_counter_add(&ipf->counters.reassembled, 1);
         return out;
     }
 
+    if (q->ct && ipf->n_ct_frags >= ipf->cfg.max_frags) {
+        ipf_drop(ipf, p, IPF_DROP_MAX_FRAGS);
+        return NULL;
+    }
     cost = ipf_frag_cost(p) + ipf_queue_growth(q);
     if (q->mem + cost > ipf->cfg.high_thresh
         || !ipf_make_room(ipf, cost, q)) {
@@ -929,6 +1002,11 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
     ipf_queue_insert(ipf, q, lo, p, fi, cost);
     return NULL;
 }
+
+/* ipf_cpu_reassemble() and, with 'ct' and 'zone', ipf_cpu_reassemble_ct(). */
+static struct dp_packet *ipf_reassemble(struct ipf_cpu *, struct dp_packet *,
+                                        long long int now_ms, bool ct,
+                                        uint16_t zone);
 
 /* Offers packet 'p' to 'ipf', taking ownership of it.  Called by the owner
  * only.  'p' is an Ethernet frame or an L3 packet whose l3_ofs points to
@@ -941,10 +1019,21 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
  * data; IPv4 with MF and offset cleared, total length set and header
  * checksum recomputed; IPv6 without the fragment header, with payload
  * length and next header fixed; l3_ofs set, l4_ofs not.  Returns NULL
- * otherwise: 'p' is held, or dropped and counted. */
+ * otherwise: 'p' is held, or dropped and counted.
+ *
+ * OVS's ipf.c's limits ('min_frag', 'max_frags') and its per-family counters
+ * are for ct() only (ipf_cpu_reassemble_ct()), as ipf.c's are for conntrack
+ * only: here they do not apply, as to a tunnel's outer fragments. */
 struct dp_packet *
 ipf_cpu_reassemble(struct ipf_cpu *ipf, struct dp_packet *p,
                    long long int now_ms)
+{
+    return ipf_reassemble(ipf, p, now_ms, false, 0);
+}
+
+static struct dp_packet *
+ipf_reassemble(struct ipf_cpu *ipf, struct dp_packet *p, long long int now_ms,
+               bool ct, uint16_t zone)
 {
     enum ipf_cpu_drop_reason reason = IPF_DROP_MALFORMED;
     const struct ipf_cpu_recent *recent;
@@ -966,10 +1055,23 @@ ipf_cpu_reassemble(struct ipf_cpu *ipf, struct dp_packet *p,
     }
     ipf_counter_add(&ipf->counters.fragments_in, 1);
 
+    /* ipf.c's minimum fragment size, for ct(): IP bytes, headers
+     * included. */
+    if (ct && fi.more && ipf->cfg.min_frag[fi.key.is_ipv6]
+        && fi.data_ofs - p->l3_ofs + (fi.end - fi.start)
+           < ipf->cfg.min_frag[fi.key.is_ipv6]) {
+        ipf_counter_add(&ipf->counters.too_small[fi.key.is_ipv6], 1);
+        ipf_drop(ipf, p, IPF_DROP_MIN_FRAG);
+        ipf_publish_gauges(ipf);
+        return NULL;
+    }
+
     hash = hash_bytes(&fi.key, sizeof fi.key, 0);
     q = ipf_queue_find(ipf, &fi.key, hash);
     if (q && ipf_queue_expired(ipf, q, now_ms)) {
         /* ipf_cpu_run() has not run since this queue expired. */
+        ipf_family_add(ipf->counters.expired, q->ct, q->key.is_ipv6,
+                       q->n_frags);
         ipf_queue_destroy(ipf, q);
         ipf_counter_add(&ipf->counters.timed_out, 1);
         q = NULL;
@@ -981,11 +1083,23 @@ ipf_cpu_reassemble(struct ipf_cpu *ipf, struct dp_packet *p,
         if (recent) {
             ipf_drop(ipf, p, recent->reason);
         } else {
-            out = ipf_queue_start(ipf, p, &fi, hash, now_ms);
+            out = ipf_queue_start(ipf, p, &fi, hash, now_ms, ct, zone);
         }
     }
     ipf_publish_gauges(ipf);
     return out;
+}
+
+/* Offers packet 'p' to 'ipf', taking ownership of it, as ipf_cpu_reassemble()
+ * does, for ct() in conntrack zone 'zone': OVS's ipf.c's limits apply,
+ * 'min_frag' and 'max_frags', and its per-family counters count (struct
+ * ipf_cpu_family_stats).  A fragment of a datagram already held for the
+ * other use joins that datagram's queue. */
+struct dp_packet *
+ipf_cpu_reassemble_ct(struct ipf_cpu *ipf, struct dp_packet *p,
+                      long long int now_ms, uint16_t zone)
+{
+    return ipf_reassemble(ipf, p, now_ms, true, zone);
 }
 
 /* Frees the queues that have outlived the timeout at 'now_ms', oldest
@@ -1004,6 +1118,8 @@ ipf_cpu_expire(struct ipf_cpu *ipf, long long int now_ms, size_t max)
         if (n >= max || !ipf_queue_expired(ipf, q, now_ms)) {
             break;
         }
+        ipf_family_add(ipf->counters.expired, q->ct, q->key.is_ipv6,
+                       q->n_frags);
         ipf_queue_destroy(ipf, q);
         ipf_counter_add(&ipf->counters.timed_out, 1);
         n++;
@@ -1052,4 +1168,50 @@ ipf_cpu_get_stats(const struct ipf_cpu *ipf_, struct ipf_cpu_stats *stats)
     for (size_t i = 0; i < IPF_N_DROP_REASONS; i++) {
         atomic_read_relaxed(&c->drops[i], &stats->drops[i]);
     }
+    atomic_read_relaxed(&c->frags_held, &stats->frags_held);
+    for (size_t i = 0; i < 2; i++) {
+        struct ipf_cpu_family_stats *f = &stats->family[i];
+
+        atomic_read_relaxed(&c->accepted[i], &f->accepted);
+        atomic_read_relaxed(&c->completed[i], &f->completed);
+        atomic_read_relaxed(&c->expired[i], &f->expired);
+        atomic_read_relaxed(&c->too_small[i], &f->too_small);
+        atomic_read_relaxed(&c->overlap[i], &f->overlap);
+        atomic_read_relaxed(&c->purged[i], &f->purged);
+    }
+}
+
+/* Fills 'held' with up to 'max' of the datagrams 'ipf' holds for ct(), in
+ * no particular order, and returns how many it filled.  Called by the owner
+ * only (the queues are its own); see dp-ipf.c's dp_ipf_thread_run() for how
+ * the main thread gets a table's list. */
+size_t
+ipf_cpu_snapshot(const struct ipf_cpu *ipf, struct ipf_cpu_held *held,
+                 size_t max)
+{
+    const struct ipf_cpu_queue *q;
+    size_t n = 0;
+
+    HMAP_FOR_EACH (q, node, &ipf->queues) {
+        struct ipf_cpu_held *h;
+
+        if (n >= max) {
+            break;
+        }
+        if (!q->ct) {
+            continue;
+        }
+        h = &held[n++];
+        h->src = q->key.src;
+        h->dst = q->key.dst;
+        h->id = ntohl(q->key.id);
+        h->recirc_id = q->recirc_id;
+        h->zone = q->zone;
+        h->is_ipv6 = q->key.is_ipv6;
+        h->proto = q->key.is_ipv6 ? q->frags[0].proto : q->key.proto;
+        h->n_frags = q->n_frags;
+        h->first_in = q->first_in;
+        h->last_in = q->last_in;
+    }
+    return n;
 }

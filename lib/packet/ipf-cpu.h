@@ -100,6 +100,16 @@
  *   fragment that contradicts the datagram's known end (data beyond the last
  *   fragment, or two different last fragments), which discards the datagram
  *   as Linux does.
+ * - IPF_DROP_MIN_FRAG: for ct() (ipf_cpu_reassemble_ct()), a fragment
+ *   other than the last with fewer IP bytes (headers included) than the
+ *   family's 'min_frag', as OVS's ipf.c's minimum fragment size
+ *   (dpctl/ipf-set-min-frag); dropped alone.
+ * - IPF_DROP_MAX_FRAGS: for ct(), a fragment to be held while 'max_frags'
+ *   are held in queues for ct() (the thread's share of
+ *   dpctl/ipf-set-max-nfrags); dropped alone.  ipf.c's limits are for
+ *   conntrack only: neither applies to other fragments (a tunnel's outer
+ *   ones), which only memory bounds.  A fragment that completes its
+ *   datagram is not held, and never refused for it.
  *
  * Memory
  * ------
@@ -137,6 +147,8 @@
  * needs 65536 datagrams between two uses of an ID, which overwrite this
  * small record long before. */
 
+#include <netinet/in.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -175,6 +187,14 @@ struct ipf_cpu_config {
     size_t low_thresh;          /* Evict down to this; below high_thresh. */
     long long int timeout_ms;   /* A queue's lifetime after its first
                                  * fragment, in ms. */
+    uint32_t min_frag[2];       /* By family (0 IPv4, 1 IPv6): a fragment
+                                 * other than the last with fewer IP bytes
+                                 * (headers included) is dropped for ct()
+                                 * (IPF_DROP_MIN_FRAG); 0 for no minimum. */
+    size_t max_frags;           /* Most fragments held in queues for
+                                 * ct(); one more is dropped
+                                 * (IPF_DROP_MAX_FRAGS).  SIZE_MAX: no
+                                 * limit but memory. */
 };
 
 char *ipf_cpu_config_check(const struct ipf_cpu_config *);
@@ -191,16 +211,34 @@ enum ipf_cpu_drop_reason {
     IPF_DROP_COMPLETE,      /* Its datagram was reassembled recently. */
     IPF_DROP_MALFORMED,     /* Bad header or contradictory lengths. */
     IPF_DROP_MEMORY,        /* No room even after eviction. */
+    IPF_DROP_MIN_FRAG,      /* Not last and under min_frag bytes. */
+    IPF_DROP_MAX_FRAGS,     /* max_frags fragments already held. */
     IPF_N_DROP_REASONS
 };
 
 const char *ipf_cpu_drop_reason_to_string(enum ipf_cpu_drop_reason);
+
+/* Counters of one address family, in fragments, with the meaning of
+ * OVS's ipf.c counters of the same names (dpctl/ipf-get-status): of the
+ * datagrams reassembled for ct() only. */
+struct ipf_cpu_family_stats {
+    uint64_t accepted;          /* Fragments taken into a datagram (held,
+                                 * or completing it). */
+    uint64_t completed;         /* Fragments of reassembled datagrams. */
+    uint64_t expired;           /* Fragments of datagrams timed out. */
+    uint64_t too_small;         /* Dropped for min_frag. */
+    uint64_t overlap;           /* Dropped as overlapping held data
+                                 * (overlaps and duplicates). */
+    uint64_t purged;            /* Held fragments freed otherwise: their
+                                 * datagram evicted or discarded. */
+};
 
 /* A table's counters, as ipf_cpu_get_stats() reads them. */
 struct ipf_cpu_stats {
     /* Gauges. */
     uint64_t bytes_held;        /* The memory account, in bytes. */
     uint64_t queues;            /* Datagrams being reassembled. */
+    uint64_t frags_held;        /* Fragments held in queues for ct(). */
 
     /* Counters since creation. */
     uint64_t fragments_in;      /* Fragments offered. */
@@ -210,6 +248,7 @@ struct ipf_cpu_stats {
     uint64_t discarded;         /* Datagrams discarded whole because of a
                                  * bad fragment (overlap, too many, ...). */
     uint64_t drops[IPF_N_DROP_REASONS]; /* Fragments dropped on arrival. */
+    struct ipf_cpu_family_stats family[2]; /* By family: 0 IPv4, 1 IPv6. */
 };
 
 struct ipf_cpu *ipf_cpu_create(const struct ipf_cpu_config *);
@@ -218,10 +257,31 @@ void ipf_cpu_set_config(struct ipf_cpu *, const struct ipf_cpu_config *);
 
 struct dp_packet *ipf_cpu_reassemble(struct ipf_cpu *, struct dp_packet *,
                                      long long int now_ms);
+struct dp_packet *ipf_cpu_reassemble_ct(struct ipf_cpu *, struct dp_packet *,
+                                        long long int now_ms, uint16_t zone);
 void ipf_cpu_run(struct ipf_cpu *, long long int now_ms);
 size_t ipf_cpu_expire(struct ipf_cpu *, long long int now_ms, size_t max);
 uint16_t ipf_cpu_last_mru(const struct ipf_cpu *);
 
 void ipf_cpu_get_stats(const struct ipf_cpu *, struct ipf_cpu_stats *);
+
+/* One datagram held for ct(), as ipf_cpu_snapshot() lists it (what OVS's
+ * ipf.c's dpctl/ipf-get-status -m shows of a fragment list). */
+struct ipf_cpu_held {
+    struct in6_addr src;        /* IP source (IPv4: v4-mapped). */
+    struct in6_addr dst;        /* IP destination (IPv4: v4-mapped). */
+    uint32_t id;                /* IP identification. */
+    uint32_t recirc_id;         /* Its first fragment's md.recirc_id. */
+    uint16_t zone;              /* The ct() zone it was held for. */
+    uint8_t is_ipv6;            /* 1 for IPv6, 0 for IPv4. */
+    uint8_t proto;              /* IPv4 protocol, or the IPv6 fragment
+                                 * header's next header. */
+    uint32_t n_frags;           /* Fragments held. */
+    bool first_in;              /* The first fragment is held. */
+    bool last_in;               /* The last fragment is held. */
+};
+
+size_t ipf_cpu_snapshot(const struct ipf_cpu *, struct ipf_cpu_held *,
+                        size_t max);
 
 #endif /* ipf-cpu.h */

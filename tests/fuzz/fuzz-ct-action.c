@@ -56,6 +56,7 @@
 #include "conntrack.h"
 #include "dp-actions-check.h"
 #include "dp-conntrack.h"
+#include "dp-ipf.h"
 #include "dp-packet.h"
 #include "flow.h"
 #include "ipf-cpu.h"
@@ -124,7 +125,8 @@ fuzz_ct_exec_cb(void *aux_, struct dp_packet_batch *batch,
     if (nl_attr_type(a) == OVS_ACTION_ATTR_CT) {
         struct dp_conntrack_stats stats = { 0 };
 
-        dp_conntrack_execute(aux->dpct, aux->ipf, batch, a, aux->tp_src,
+        dp_conntrack_execute(aux->dpct, aux->ipf,
+                             DP_IPF_CT_V4 | DP_IPF_CT_V6, batch, a, aux->tp_src,
                              aux->tp_dst, 1000, &stats);
     }
     if (should_steal) {

@@ -37,6 +37,7 @@
 #include "conntrack.h"
 #include "csum.h"
 #include "dp-conntrack.h"
+#include "dp-ipf.h"
 #include "dp-packet.h"
 #include "flow.h"
 #include "gso.h"
@@ -143,7 +144,8 @@ bench_main(void *t_)
             struct dp_packet_batch batch;
 
             dp_packet_batch_clone(&batch, &t->frags[n % N_IDS]);
-            dp_conntrack_execute(t->dpct, ipf, &batch, t->ct_action, 0, 0,
+            dp_conntrack_execute(t->dpct, ipf, DP_IPF_CT_V4 | DP_IPF_CT_V6,
+                                 &batch, t->ct_action, 0, 0,
                                  now, &st);
             t->packets_out += dp_packet_batch_size(&batch);
             dp_packet_delete_batch(&batch, true);
