@@ -162,7 +162,11 @@ struct vport_tunnel_thread;
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_RATE,                         \
                          "nd refused over rate")                            \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REFUSED_FULL,                         \
-                         "nd refused table full")
+                         "nd refused table full")                           \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_TX_ICMP6_TOO_BIG,                        \
+                         "icmpv6 packet too big sent")                      \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ICMP6_SUPPRESSED,                        \
+                         "icmpv6 packet too big suppressed")
 
 enum vport_tunnel_counter {
 #define VPORT_TUNNEL_COUNTER(ENUM, NAME) ENUM,
