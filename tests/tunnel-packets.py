@@ -29,9 +29,10 @@ Cases:
   With --ipv6, the outer header is IPv6, from 2001:db8::92 (--remote-ip
   otherwise) to 2001:db8::88, traffic class --tos, hop limit --ttl, flow
   label 0; decap's UDP checksum is computed with --csum, else 0, and
-  --ext hbh|dst|rt|rt-left|frag puts extension headers (hop-by-hop and
-  destination options, a routing header with no or one segment left, a
-  fragment header) before the UDP or GRE header; --cut N keeps N bytes of
+  --ext hbh|dst|rt|rt-left|frag|chain8|chain9 puts extension headers
+  (hop-by-hop and destination options, a routing header with no or one
+  segment left, a fragment header, a chain of 8 or 9 headers: hop-by-hop
+  then destination options) before the UDP or GRE header; --cut N keeps N bytes of
   the frame.
   expect TYPE       what must leave p0: each frame of --inner-file inside
                     TYPE's headers, every length and checksum computed by
@@ -105,6 +106,14 @@ def tunnel_headers(args, sport):
     return gre
 
 
+def ext_chain(n):
+    """A hop-by-hop header and n - 1 destination options headers."""
+    chain = IPv6ExtHdrHopByHop()
+    for _ in range(n - 1):
+        chain = chain / IPv6ExtHdrDestOpt()
+    return chain
+
+
 def outer_ip(src, dst, args, proto, ident=0):
     if args.ipv6:
         ip6 = IPv6(src=src, dst=dst, tc=args.tos, hlim=args.ttl, fl=0)
@@ -113,7 +122,9 @@ def outer_ip(src, dst, args, proto, ident=0):
                "rt": IPv6ExtHdrRouting(segleft=0, addresses=[REMOTE_IP6]),
                "rt-left": IPv6ExtHdrRouting(segleft=1,
                                             addresses=[LOCAL_IP6]),
-               "frag": IPv6ExtHdrFragment(id=7)}.get(args.ext)
+               "frag": IPv6ExtHdrFragment(id=7),
+               "chain8": ext_chain(8),
+               "chain9": ext_chain(9)}.get(args.ext)
         return ip6 / ext if ext is not None else ip6
     return IP(src=src, dst=dst, proto=proto, tos=args.tos, ttl=args.ttl,
               id=ident, flags=0 if args.no_df else "DF")
@@ -167,7 +178,8 @@ def main():
     p.add_argument("--sport", type=int, default=50000)
     p.add_argument("--remote-ip")
     p.add_argument("--ipv6", action="store_true")
-    p.add_argument("--ext", choices=["hbh", "dst", "rt", "rt-left", "frag"])
+    p.add_argument("--ext", choices=["hbh", "dst", "rt", "rt-left", "frag",
+                                     "chain8", "chain9"])
     p.add_argument("--cut", type=int, default=0)
     p.add_argument("--dst-mac")
     p.add_argument("--outer-id", type=int, default=0)
