@@ -18,8 +18,8 @@ Cases:
                     --remote-ip, to --dst-mac (default br0's MAC).  With
                     --nested, 'inner' inside TYPE's headers inside TYPE's
                     headers.  With --fragment SIZE, the outer datagram's
-                    IPv4 fragments of at most SIZE payload bytes, one per
-                    line (--reverse: last first).
+                    IPv4 (or, with --ipv6, IPv6) fragments of at most SIZE
+                    payload bytes, one per line (--reverse: last first).
   plain-udp         a UDP datagram from the remote endpoint to br0's
                     address, port --dst-port (default 53), --size bytes,
                     fragmented as for decap with --fragment.
@@ -47,7 +47,8 @@ import sys
 
 from scapy.all import (Ether, GRE, IP, IPv6, IPv6ExtHdrDestOpt,
                        IPv6ExtHdrFragment, IPv6ExtHdrHopByHop,
-                       IPv6ExtHdrRouting, TCP, UDP, Raw, fragment, raw)
+                       IPv6ExtHdrRouting, TCP, UDP, Raw, fragment,
+                       fragment6, raw)
 from scapy.contrib.geneve import GENEVE, GeneveOptions
 from scapy.layers.vxlan import VXLAN
 
@@ -142,6 +143,17 @@ def frames(args, frame):
     """'frame', or its IPv4 fragments if --fragment says so."""
     if not args.fragment:
         return [frame]
+    if args.ipv6:
+        eth = frame[Ether]
+        ip6 = frame[IPv6]
+        whole = IPv6(src=ip6.src, dst=ip6.dst, tc=ip6.tc, hlim=ip6.hlim,
+                     nh=44) / IPv6ExtHdrFragment(id=args.outer_id or 7,
+                                                 nh=ip6.nh) / ip6.payload
+        frags = [Ether(src=eth.src, dst=eth.dst) / f
+                 for f in fragment6(whole, args.fragment + 48)]
+        if args.reverse:
+            frags.reverse()
+        return frags
     eth = frame[Ether]
     ip = frame[IP]
     ip.flags = 0
@@ -212,7 +224,9 @@ def main():
     elif args.case == "plain-udp":
         payload = bytes(range(256)) * (args.size // 256 + 1)
         frame = (Ether(src=REMOTE_MAC, dst=args.dst_mac or args.br0_mac)
-                 / IP(src=args.remote_ip, dst=LOCAL_IP, id=args.outer_id)
+                 / (IPv6(src=args.remote_ip, dst=LOCAL_IP6) if args.ipv6
+                    else IP(src=args.remote_ip, dst=LOCAL_IP,
+                            id=args.outer_id))
                  / UDP(sport=5353, dport=args.dst_port or 53)
                  / Raw(payload[:args.size]))
         for f in frames(args, frame):
