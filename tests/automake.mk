@@ -47,6 +47,7 @@ TESTSUITE_AT = \
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/ip6tnl-packets.py tests/tunnel-packets.py tests/nd-packets.py \
+	tests/pmtu6-packets.py \
 	tests/gso-packets.py \
 	tests/neigh-packets.py \
 	tests/check-capture.py tests/ct-packets.py tests/flood-packets.py \

@@ -24,7 +24,11 @@ neighbour discovery frames tests/percpu-tunnels-ipv6.at needs:
   na --dst-mac M --mac M --src IP --dst IP [--hlim N] [--unsolicited]
      [--no-tll] [--bad-csum] [--cut N]
       a Neighbor Advertisement from MAC (its target link-layer address
-      option too) for target SRC, solicited and override flags set."""
+      option too) for target SRC, solicited and override flags set;
+  na-flood --dst-mac M --count N
+      N such advertisements, each for its own target 2001:db8:f::X from
+      its own MAC 02:03:00:00:XX:XX, 32 frames a line (as
+      dpif-percpu/receive-batch takes them)."""
 
 import argparse
 import ipaddress
@@ -58,7 +62,8 @@ def ipv6_icmp(src, dst, hlim, icmp):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument('kind', choices=['ns', 'na'])
+    p.add_argument('kind', choices=['ns', 'na', 'na-flood'])
+    p.add_argument('--count', type=int, default=1)
     p.add_argument('--src-mac', default='00:00:00:00:00:00')
     p.add_argument('--dst-mac', default='00:00:00:00:00:00')
     p.add_argument('--mac', default='f8:bc:12:44:34:b6')
@@ -72,6 +77,19 @@ def main():
     p.add_argument('--cut', type=int, default=0)
     a = p.parse_args()
 
+    if a.kind == 'na-flood':
+        frames = []
+        for i in range(a.count):
+            mac = (0x0203 << 32 | i).to_bytes(6, 'big')
+            src = str(ipaddress.IPv6Address('2001:db8:f::') + i + 1)
+            icmp = (struct.pack('!BBHI', 136, 0, 0, 0x60000000)
+                    + ipaddress.IPv6Address(src).packed
+                    + struct.pack('!BB', 2, 1) + mac)
+            frames.append((mac_bytes(a.dst_mac) + mac + b'\x86\xdd'
+                           + ipv6_icmp(src, a.dst, 255, icmp)).hex())
+        for i in range(0, len(frames), 32):
+            print(' '.join(frames[i:i + 32]))
+        return
     if a.kind == 'ns':
         t = ipaddress.IPv6Address(a.target).packed
         sn = ipaddress.IPv6Address(b'\xff\x02' + b'\0' * 9 + b'\x01\xff'

@@ -18,8 +18,8 @@ Cases:
                     --remote-ip, to --dst-mac (default br0's MAC).  With
                     --nested, 'inner' inside TYPE's headers inside TYPE's
                     headers.  With --fragment SIZE, the outer datagram's
-                    IPv4 fragments of at most SIZE payload bytes, one per
-                    line (--reverse: last first).
+                    IPv4 (or, with --ipv6, IPv6) fragments of at most SIZE
+                    payload bytes, one per line (--reverse: last first).
   plain-udp         a UDP datagram from the remote endpoint to br0's
                     address, port --dst-port (default 53), --size bytes,
                     fragmented as for decap with --fragment.
@@ -29,9 +29,10 @@ Cases:
   With --ipv6, the outer header is IPv6, from 2001:db8::92 (--remote-ip
   otherwise) to 2001:db8::88, traffic class --tos, hop limit --ttl, flow
   label 0; decap's UDP checksum is computed with --csum, else 0, and
-  --ext hbh|dst|rt|rt-left|frag puts extension headers (hop-by-hop and
-  destination options, a routing header with no or one segment left, a
-  fragment header) before the UDP or GRE header; --cut N keeps N bytes of
+  --ext hbh|dst|rt|rt-left|frag|chain8|chain9 puts extension headers
+  (hop-by-hop and destination options, a routing header with no or one
+  segment left, a fragment header, a chain of 8 or 9 headers: hop-by-hop
+  then destination options) before the UDP or GRE header; --cut N keeps N bytes of
   the frame.
   expect TYPE       what must leave p0: each frame of --inner-file inside
                     TYPE's headers, every length and checksum computed by
@@ -46,7 +47,8 @@ import sys
 
 from scapy.all import (Ether, GRE, IP, IPv6, IPv6ExtHdrDestOpt,
                        IPv6ExtHdrFragment, IPv6ExtHdrHopByHop,
-                       IPv6ExtHdrRouting, TCP, UDP, Raw, fragment, raw)
+                       IPv6ExtHdrRouting, TCP, UDP, Raw, fragment,
+                       fragment6, raw)
 from scapy.contrib.geneve import GENEVE, GeneveOptions
 from scapy.layers.vxlan import VXLAN
 
@@ -106,6 +108,14 @@ def tunnel_headers(args, sport):
     return gre
 
 
+def ext_chain(n):
+    """A hop-by-hop header and n - 1 destination options headers."""
+    chain = IPv6ExtHdrHopByHop()
+    for _ in range(n - 1):
+        chain = chain / IPv6ExtHdrDestOpt()
+    return chain
+
+
 def outer_ip(src, dst, args, proto, ident=0):
     if args.ipv6:
         ip6 = IPv6(src=src, dst=dst, tc=args.tos, hlim=args.ttl, fl=0)
@@ -114,7 +124,9 @@ def outer_ip(src, dst, args, proto, ident=0):
                "rt": IPv6ExtHdrRouting(segleft=0, addresses=[REMOTE_IP6]),
                "rt-left": IPv6ExtHdrRouting(segleft=1,
                                             addresses=[LOCAL_IP6]),
-               "frag": IPv6ExtHdrFragment(id=7)}.get(args.ext)
+               "frag": IPv6ExtHdrFragment(id=7),
+               "chain8": ext_chain(8),
+               "chain9": ext_chain(9)}.get(args.ext)
         return ip6 / ext if ext is not None else ip6
     return IP(src=src, dst=dst, proto=proto, tos=args.tos, ttl=args.ttl,
               id=ident, flags=0 if args.no_df else "DF")
@@ -132,6 +144,17 @@ def frames(args, frame):
     """'frame', or its IPv4 fragments if --fragment says so."""
     if not args.fragment:
         return [frame]
+    if args.ipv6:
+        eth = frame[Ether]
+        ip6 = frame[IPv6]
+        whole = IPv6(src=ip6.src, dst=ip6.dst, tc=ip6.tc, hlim=ip6.hlim,
+                     nh=44) / IPv6ExtHdrFragment(id=args.outer_id or 7,
+                                                 nh=ip6.nh) / ip6.payload
+        frags = [Ether(src=eth.src, dst=eth.dst) / f
+                 for f in fragment6(whole, args.fragment + 48)]
+        if args.reverse:
+            frags.reverse()
+        return frags
     eth = frame[Ether]
     ip = frame[IP]
     ip.flags = 0
@@ -172,7 +195,8 @@ def main():
     p.add_argument("--sport", type=int, default=50000)
     p.add_argument("--remote-ip")
     p.add_argument("--ipv6", action="store_true")
-    p.add_argument("--ext", choices=["hbh", "dst", "rt", "rt-left", "frag"])
+    p.add_argument("--ext", choices=["hbh", "dst", "rt", "rt-left", "frag",
+                                     "chain8", "chain9"])
     p.add_argument("--cut", type=int, default=0)
     p.add_argument("--dst-mac")
     p.add_argument("--outer-id", type=int, default=0)
@@ -205,7 +229,9 @@ def main():
     elif args.case == "plain-udp":
         payload = bytes(range(256)) * (args.size // 256 + 1)
         frame = (Ether(src=REMOTE_MAC, dst=args.dst_mac or args.br0_mac)
-                 / IP(src=args.remote_ip, dst=LOCAL_IP, id=args.outer_id)
+                 / (IPv6(src=args.remote_ip, dst=LOCAL_IP6) if args.ipv6
+                    else IP(src=args.remote_ip, dst=LOCAL_IP,
+                            id=args.outer_id))
                  / UDP(sport=5353, dport=args.dst_port or 53)
                  / Raw(payload[:args.size]))
         for f in frames(args, frame):

@@ -469,3 +469,140 @@ ip_icmp_frag_needed(const struct dp_packet *orig, ovs_be32 src, int mtu)
     reply->l4_ofs = IP_HEADER_LEN;
     return reply;
 }
+
+/* The ICMPv6 type of "packet too big" (RFC 4443, section 3.2). */
+#define IPF_ICMP6_PKT_TOO_BIG 2
+
+/* ICMPv6 types under this one are errors (RFC 4443, section 2.1). */
+#define IPF_ICMP6_FIRST_INFO 128
+
+/* The ICMPv6 type of a Redirect (RFC 4861), to which, as to an ICMPv6
+ * error, Linux sends no error back. */
+#define IPF_ICMP6_REDIRECT 137
+
+/* The most extension headers ipf_icmp6_may_answer() walks past the ones
+ * net_hdrs_parse() took. */
+#define IPF_ICMP6_MAX_EXT 8
+
+/* Returns true if IPv6 datagram 'p', parsed into 'h', may get an ICMPv6
+ * error (RFC 4443, section 2.4 (e)): it is not an ICMPv6 error message nor
+ * a Redirect, and not a fragment other than the first, as Linux's
+ * iptunnel_pmtud_check_icmpv6() decides, walking the routing and fragment
+ * headers that net_hdrs_parse() stops at (at most IPF_ICMP6_MAX_EXT, each
+ * within the datagram).  A chain that is cut short or too long is answered
+ * by nothing: what it carries cannot be told. */
+static bool
+ipf_icmp6_may_answer(const struct dp_packet *p, const struct net_hdrs *h)
+{
+    const uint8_t *data = dp_packet_data(p);
+    size_t ofs = h->l4_ofs;
+    uint8_t nh = h->l4_proto;
+
+    for (int i = 0; ; i++) {
+        if (nh == IPPROTO_ICMPV6) {
+            return (ofs < h->end_ofs && data[ofs] >= IPF_ICMP6_FIRST_INFO
+                    && data[ofs] != IPF_ICMP6_REDIRECT);
+        }
+        if (nh != IPPROTO_ROUTING && nh != IPPROTO_FRAGMENT
+            && nh != IPPROTO_HOPOPTS && nh != IPPROTO_DSTOPTS) {
+            return true;
+        }
+        if (i >= IPF_ICMP6_MAX_EXT || h->end_ofs - ofs < 8) {
+            return false;
+        }
+        if (nh == IPPROTO_FRAGMENT) {
+            const struct ovs_16aligned_ip6_frag *frag = (const void *)
+                                                        (data + ofs);
+
+            if (frag->ip6f_offlg & IP6F_OFF_MASK) {
+                /* Not the first fragment.  (<netinet/ip6.h>'s mask is in
+                 * network byte order.) */
+                return false;
+            }
+            nh = frag->ip6f_nxt;
+            ofs += 8;
+        } else {
+            size_t len = (data[ofs + 1] + 1) * 8;
+
+            if (h->end_ofs - ofs < len) {
+                return false;
+            }
+            nh = data[ofs];
+            ofs += len;
+        }
+    }
+}
+
+/* Returns an ICMPv6 "packet too big" message (type 2, code 0, RFC 4443 and
+ * RFC 8201) answering IPv6 datagram 'orig' that could not leave through a
+ * path of MTU 'mtu'.  'orig' is an L3 packet (data at its IPv6 header) or
+ * an Ethernet frame.
+ *
+ * The reply is, as ip_icmp_frag_needed()'s, an L3 packet (packet_type
+ * PT_IPV6, data at its IPv6 header) from 'src' to the source of 'orig', hop
+ * limit 64, traffic class 0 and flow label 0, as Linux's ICMPv6 sends them,
+ * that quotes as much of 'orig', from its IPv6 header, as fits in a
+ * 1280-byte packet (RFC 4443, section 3.2), with a valid checksum.  Its
+ * metadata is blank: the caller says where it comes from.
+ *
+ * Returns NULL if 'orig' must not get one (RFC 4443, section 2.4): if it
+ * is an ICMPv6 error or a Redirect, a fragment other than the first, or
+ * from an unspecified, loopback or multicast source (a multicast
+ * destination may get one, section 2.4 (e.3)); or if it is not well-formed
+ * IPv6 or 'mtu' is under IPv6's minimum, 1280, or over 65535.  Does not
+ * modify 'orig'; the caller frees both packets. */
+struct dp_packet *
+ip6_icmp_packet_too_big(const struct dp_packet *orig,
+                        const struct in6_addr *src, int mtu)
+{
+    const struct ovs_16aligned_ip6_hdr *ip6;
+    struct ovs_16aligned_ip6_hdr *rip6;
+    struct icmp6_data_header *icmp;
+    struct dp_packet *reply;
+    struct in6_addr ip6_src;
+    size_t quote_len, len;
+    struct net_hdrs h;
+
+    if (net_hdrs_parse(orig, &h) || !h.is_ipv6
+        || mtu < IP6_MIN_MTU || mtu > UINT16_MAX) {
+        return NULL;
+    }
+    ip6 = (const struct ovs_16aligned_ip6_hdr *)
+          ((const uint8_t *) dp_packet_data(orig) + h.l3_ofs);
+    memcpy(&ip6_src, &ip6->ip6_src, sizeof ip6_src);
+    if (!ipv6_addr_is_set(&ip6_src) || ipv6_addr_is_multicast(&ip6_src)
+        || ipv6_addr_equals(&ip6_src, &in6addr_loopback)
+        || !ipf_icmp6_may_answer(orig, &h)) {
+        return NULL;
+    }
+
+    quote_len = MIN(h.end_ofs - h.l3_ofs,
+                    IP6_MIN_MTU - IPV6_HEADER_LEN - ICMP6_DATA_HEADER_LEN);
+    len = ICMP6_DATA_HEADER_LEN + quote_len;
+    reply = dp_packet_new_with_headroom(IPV6_HEADER_LEN + len,
+                                        IPF_ICMP_HEADROOM);
+    dp_packet_put_zeros(reply, IPV6_HEADER_LEN + ICMP6_DATA_HEADER_LEN);
+    dp_packet_put(reply, ip6, quote_len);
+    rip6 = dp_packet_data(reply);
+    icmp = (struct icmp6_data_header *) (rip6 + 1);
+
+    put_16aligned_be32(&rip6->ip6_flow, htonl(6u << 28));
+    rip6->ip6_plen = htons(len);
+    rip6->ip6_nxt = IPPROTO_ICMPV6;
+    rip6->ip6_hlim = IPF_ICMP_TTL;
+    memcpy(&rip6->ip6_src, src, sizeof rip6->ip6_src);
+    memcpy(&rip6->ip6_dst, &ip6_src, sizeof rip6->ip6_dst);
+
+    icmp->icmp6_base.icmp6_type = IPF_ICMP6_PKT_TOO_BIG;
+    icmp->icmp6_base.icmp6_code = 0;
+    put_16aligned_be32(icmp->icmp6_data.be32, htonl(mtu));
+    icmp->icmp6_base.icmp6_cksum = 0;
+    icmp->icmp6_base.icmp6_cksum
+        = csum_finish(csum_continue(packet_csum_pseudoheader6(rip6),
+                                    icmp, len));
+
+    reply->packet_type = htonl(PT_IPV6);
+    reply->l3_ofs = 0;
+    reply->l4_ofs = IPV6_HEADER_LEN;
+    return reply;
+}

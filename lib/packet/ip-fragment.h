@@ -23,7 +23,9 @@
  * When a packet leaves through a port (or a tunnel) whose MTU it exceeds,
  * the datapath either cuts it into fragments with ip_fragment_v4(), or, if
  * its DF bit is set, drops it and answers the sender with
- * ip_icmp_frag_needed() so that path MTU discovery (RFC 1191) works.
+ * ip_icmp_frag_needed() so that path MTU discovery (RFC 1191) works.  An
+ * IPv6 datagram that a tunnel cannot carry whole is answered with
+ * ip6_icmp_packet_too_big() (RFC 8201).
  *
  * TCP packets marked for segmentation are cut by gso_segment() first,
  * which never needs fragmentation.
@@ -37,11 +39,18 @@
 #include "openvswitch/types.h"
 
 struct dp_packet;
+struct in6_addr;
+
+/* The smallest MTU an IPv6 link may have (RFC 8200, section 5). */
+#define IP6_MIN_MTU 1280
 
 int ip_fragment_v4(struct dp_packet *, int mtu, struct gso_output *);
 int ip_fragment_v6(struct dp_packet *, int mtu, ovs_be32 id,
                    struct gso_output *);
 struct dp_packet *ip_icmp_frag_needed(const struct dp_packet *orig,
                                       ovs_be32 src, int mtu);
+struct dp_packet *ip6_icmp_packet_too_big(const struct dp_packet *orig,
+                                          const struct in6_addr *src,
+                                          int mtu);
 
 #endif /* ip-fragment.h */

@@ -344,13 +344,16 @@ tunnel_neigh_wait(struct datapath *dp)
     poll_timer_wait_until(dp->tunnel_neigh->next_run);
 }
 
-/* Formats 'dp''s learned-entry account and awaited requests. */
+/* Formats 'dp''s learned-entry account, by what taught each entry (ARP
+ * for an IPv4-mapped next hop, neighbour discovery for an IPv6 one; both
+ * count against one bound), and its awaited requests. */
 void
 tunnel_neigh_format(struct ds *s, const struct datapath *dp)
 {
     struct tunnel_neigh *tn = dp->tunnel_neigh;
-    size_t n_pending = 0;
+    size_t n_pending = 0, n_arp = 0;
     long long int now = time_msec();
+    const struct learned *l;
 
     ovs_mutex_lock(&tn->mutex);
     for (size_t i = 0; i < TUNNEL_NEIGH_MAX_PENDING; i++) {
@@ -359,10 +362,15 @@ tunnel_neigh_format(struct ds *s, const struct datapath *dp)
             n_pending++;
         }
     }
-    ds_put_format(s, "neighbours learned from arp: %"PRIuSIZE" (at most %d), "
+    HMAP_FOR_EACH (l, node, &tn->learned) {
+        n_arp += IN6_IS_ADDR_V4MAPPED(&l->ip);
+    }
+    ds_put_format(s, "neighbours learned: %"PRIuSIZE" (from arp %"PRIuSIZE
+                  ", from nd %"PRIuSIZE"; at most %d), "
                   "requests awaiting an answer: %"PRIuSIZE"\n",
-                  hmap_count(&tn->learned), TUNNEL_NEIGH_MAX_ENTRIES,
-                  n_pending);
+                  hmap_count(&tn->learned), n_arp,
+                  hmap_count(&tn->learned) - n_arp,
+                  TUNNEL_NEIGH_MAX_ENTRIES, n_pending);
     ovs_mutex_unlock(&tn->mutex);
 }
 

@@ -501,9 +501,8 @@ find_endpoint6(const struct vport_tunnel_endpoints *eps, uint8_t proto,
  * at most to the packet's end).  Returns the first header that is not
  * hop-by-hop options, destination options or a routing header whose
  * segments are all done, and stores its offset from 'ip6' in '*ofs': the
- * header the datagram is for, at this address.  Returns -1 (not a tunnel's)
- * for a fragment header (outer IPv6 fragments are not reassembled: the
- * datagram reaches the local port), a routing header with segments left
+ * header the datagram is for, at this address, or a fragment header.  Returns -1 (not a tunnel's)
+ * for a routing header with segments left
  * (the datagram is for another address), a chain cut short by the end of
  * the datagram, or one longer than TUNNEL_MAX_EXT_HDRS. */
 static int
@@ -520,9 +519,6 @@ ipv6_upper_proto(const struct ovs_16aligned_ip6_hdr *ip6, size_t avail,
 
         if (nxt != IPPROTO_HOPOPTS && nxt != IPPROTO_DSTOPTS
             && nxt != IPPROTO_ROUTING) {
-            if (nxt == IPPROTO_FRAGMENT) {
-                return -1;
-            }
             *ofs = pos;
             return nxt;
         }
@@ -549,8 +545,14 @@ ipv6_upper_proto(const struct ovs_16aligned_ip6_hdr *ip6, size_t avail,
  * destination is an address of 'port_no' (else it is no tunnel's), and its
  * next header a vport's.  A tunnel packet behind extension headers is one
  * too, for vport_tunnel_check_outer() to refuse and count. */
+static enum vport_tunnel_class classify6_fragment(
+    const struct vport_tunnel_endpoints *, struct vport_tunnel_thread *,
+    long long int now_ms, const struct ovs_16aligned_ip6_hdr *,
+    const uint8_t *frag, size_t avail, struct vport_tunnel **);
+
 static enum vport_tunnel_class
 classify6(const struct vport_tunnel_endpoints *eps, odp_port_t port_no,
+          struct vport_tunnel_thread *tt, long long int now_ms,
           struct dp_packet *packet, struct vport_tunnel **vportp)
 {
     const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(packet);
@@ -567,6 +569,11 @@ classify6(const struct vport_tunnel_endpoints *eps, odp_port_t port_no,
     }
     avail = MIN(avail, ntohs(ip6->ip6_plen));
     proto = ipv6_upper_proto(ip6, avail, &ofs);
+    if (proto == IPPROTO_FRAGMENT) {
+        return classify6_fragment(eps, tt, now_ms, ip6,
+                                  (const uint8_t *) ip6 + ofs,
+                                  avail - (ofs - IPV6_HEADER_LEN), vportp);
+    }
     if (proto < 0 || !eps->protos6[proto]) {
         return VPORT_TUNNEL_NOT_OURS;
     }
@@ -619,49 +626,143 @@ vport_tunnel_outer_l4(const struct dp_packet *packet,
     return (const uint8_t *) ip + ihl;
 }
 
-/* Returns the slot of 'tt''s fragment verdicts for the datagram with outer
- * header 'ip'. */
-static struct frag_verdict *
-frag_verdict_slot(struct vport_tunnel_thread *tt, const struct ip_header *ip)
+/* What identifies a fragmented datagram for the verdict table: its outer
+ * addresses (IPv4-mapped for IPv4), identification and protocol. */
+struct frag_key {
+    struct in6_addr src, dst;
+    uint32_t id;
+    uint8_t proto;
+};
+
+/* Fills 'key' for the datagram with outer IPv4 header 'ip'. */
+static void
+frag_key4(struct frag_key *key, const struct ip_header *ip)
 {
-    uint32_t hash = hash_3words(
-        (OVS_FORCE uint32_t) get_16aligned_be32(&ip->ip_src),
-        (OVS_FORCE uint32_t) get_16aligned_be32(&ip->ip_dst),
-        (ntohs(ip->ip_id) << 8) | ip->ip_proto);
+    in6_addr_set_mapped_ipv4(&key->src, get_16aligned_be32(&ip->ip_src));
+    in6_addr_set_mapped_ipv4(&key->dst, get_16aligned_be32(&ip->ip_dst));
+    key->id = ntohs(ip->ip_id);
+    key->proto = ip->ip_proto;
+}
+
+/* Returns the slot of 'tt''s fragment verdicts for the datagram 'key'. */
+static struct frag_verdict *
+frag_verdict_slot(struct vport_tunnel_thread *tt, const struct frag_key *key)
+{
+    uint32_t hash = hash_bytes(&key->src, sizeof key->src,
+                               hash_bytes(&key->dst, sizeof key->dst,
+                                          hash_2words(key->id, key->proto)));
 
     return &tt->verdicts[hash & (FRAG_VERDICTS - 1)];
 }
 
-/* Looks up what 'tt' recorded for the datagram whose later fragment has
- * outer header 'ip': 1 a tunnel's, 0 not, -1 unknown. */
+/* Looks up what 'tt' recorded for the datagram 'key', whose later fragment
+ * came: 1 a tunnel's, 0 not, -1 unknown. */
 static int
-frag_verdict_get(struct vport_tunnel_thread *tt, const struct ip_header *ip,
+frag_verdict_get(struct vport_tunnel_thread *tt, const struct frag_key *key,
                  long long int now)
 {
-    const struct frag_verdict *v = frag_verdict_slot(tt, ip);
+    const struct frag_verdict *v = frag_verdict_slot(tt, key);
 
-    if (v->expires > now && v->src == get_16aligned_be32(&ip->ip_src)
-        && v->dst == get_16aligned_be32(&ip->ip_dst)
-        && v->id == ip->ip_id && v->proto == ip->ip_proto) {
+    if (v->expires > now && ipv6_addr_equals(&v->src, &key->src)
+        && ipv6_addr_equals(&v->dst, &key->dst)
+        && v->id == key->id && v->proto == key->proto) {
         return v->ours;
     }
     return -1;
 }
 
-/* Records in 'tt' whether the datagram whose first fragment has outer
- * header 'ip' is a tunnel's ('ours'). */
+/* Records in 'tt' whether the datagram 'key', whose first fragment came,
+ * is a tunnel's ('ours'). */
 static void
-frag_verdict_set(struct vport_tunnel_thread *tt, const struct ip_header *ip,
+frag_verdict_set(struct vport_tunnel_thread *tt, const struct frag_key *key,
                  bool ours, long long int now)
 {
-    struct frag_verdict *v = frag_verdict_slot(tt, ip);
+    struct frag_verdict *v = frag_verdict_slot(tt, key);
 
-    v->src = get_16aligned_be32(&ip->ip_src);
-    v->dst = get_16aligned_be32(&ip->ip_dst);
-    v->id = ip->ip_id;
-    v->proto = ip->ip_proto;
+    v->src = key->src;
+    v->dst = key->dst;
+    v->id = key->id;
+    v->proto = key->proto;
     v->ours = ours;
     v->expires = now + FRAG_VERDICT_MS;
+}
+
+/* classify6() for an outer IPv6 fragment to an address of ours, whose
+ * fragment header is at 'frag', with 'avail' bytes of the datagram from
+ * there: as for IPv4, the first fragment (offset 0) says, from the UDP or
+ * GRE header right after the fragment header, whether the datagram is a
+ * tunnel's (ipip over IPv6: from the addresses alone), and leaves its
+ * verdict for the later ones.  An atomic fragment (offset
+ * 0, no more fragments) is no tunnel's.  A fragment header cut short
+ * is taken (VPORT_TUNNEL_FRAGMENT with no vport), for reassembly to refuse
+ * and count, as Linux drops it. */
+static enum vport_tunnel_class
+classify6_fragment(const struct vport_tunnel_endpoints *eps,
+                   struct vport_tunnel_thread *tt, long long int now_ms,
+                   const struct ovs_16aligned_ip6_hdr *ip6,
+                   const uint8_t *frag, size_t avail,
+                   struct vport_tunnel **vportp)
+{
+    const struct ovs_16aligned_ip6_frag *fh = (const void *) frag;
+    struct frag_key key;
+
+    if (avail < sizeof *fh) {
+        return VPORT_TUNNEL_FRAGMENT;
+    }
+    if (!eps->protos6[fh->ip6f_nxt]) {
+        return VPORT_TUNNEL_NOT_OURS;
+    }
+    memcpy(&key.src, &ip6->ip6_src, sizeof key.src);
+    memcpy(&key.dst, &ip6->ip6_dst, sizeof key.dst);
+    key.id = ntohl(get_16aligned_be32(&fh->ip6f_ident));
+    key.proto = fh->ip6f_nxt;
+
+    if (fh->ip6f_offlg & IP6F_OFF_MASK) {
+        switch (frag_verdict_get(tt, &key, now_ms)) {
+        case 1:
+            return VPORT_TUNNEL_FRAGMENT;
+        case 0:
+            return VPORT_TUNNEL_NOT_OURS;
+        default:
+            return VPORT_TUNNEL_FRAGMENT_UNKNOWN;
+        }
+    }
+    if (!(fh->ip6f_offlg & IP6F_MORE_FRAG)) {
+        /* An atomic fragment (RFC 6946): no tunnel's, as a tunnel packet
+         * behind any other extension header is none, delivered as it
+         * came. */
+        return VPORT_TUNNEL_NOT_OURS;
+    }
+    *vportp = find_endpoint6(eps, fh->ip6f_nxt, frag + sizeof *fh,
+                             avail - sizeof *fh, &key.src, &key.dst);
+    frag_verdict_set(tt, &key, *vportp != NULL, now_ms);
+    return *vportp ? VPORT_TUNNEL_FRAGMENT : VPORT_TUNNEL_NOT_OURS;
+}
+
+/* Returns the vport that takes 'packet', a reassembled IPv6 datagram (l3
+ * set, its outer header sound), or NULL. */
+struct vport_tunnel *
+vport_tunnel_find_endpoint6(const struct vport_tunnel_endpoints *eps,
+                            const struct dp_packet *packet)
+{
+    const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(packet);
+    size_t avail = (const char *) dp_packet_tail(packet) - (const char *) ip6;
+    struct in6_addr src, dst;
+    size_t ofs;
+    int proto;
+
+    if (avail < IPV6_HEADER_LEN) {
+        return NULL;
+    }
+    avail = MIN(avail - IPV6_HEADER_LEN, ntohs(ip6->ip6_plen));
+    proto = ipv6_upper_proto(ip6, avail, &ofs);
+    if (proto < 0 || proto == IPPROTO_FRAGMENT) {
+        return NULL;
+    }
+    memcpy(&src, &ip6->ip6_src, sizeof src);
+    memcpy(&dst, &ip6->ip6_dst, sizeof dst);
+    return find_endpoint6(eps, proto, (const uint8_t *) ip6 + ofs,
+                          avail - (ofs - IPV6_HEADER_LEN), &src, &dst);
 }
 
 /* Says what 'packet', which the flows output to port 'port_no' (MAC
@@ -672,7 +773,8 @@ frag_verdict_set(struct vport_tunnel_thread *tt, const struct ip_header *ip,
  * takes too), to an address of the port, of the protocol (IPv6: the next
  * header past any hop-by-hop, destination or finished routing headers),
  * UDP port and header of a vport whose endpoints match (IPv6: of a type
- * that carries IPv6 underlays).  An IPv6 fragment is no tunnel's.  'tt' is the calling thread's, for the
+ * that carries IPv6 underlays).  An IPv6 fragment is told apart as an IPv4
+ * one is (classify6_fragment()).  'tt' is the calling thread's, for the
  * verdicts on fragmented UDP and GRE datagrams; 'now_ms' the time.
  *
  * Reads untrusted bytes: every length is checked before use.  A packet it
@@ -703,7 +805,7 @@ vport_tunnel_classify(const struct vport_tunnel_endpoints *eps,
         if (dp_packet_size(packet) >= ETH_HEADER_LEN + IPV6_HEADER_LEN
             && eth->eth_type == htons(ETH_TYPE_IPV6)) {
             dp_packet_set_l3(packet, (uint8_t *) eth + ETH_HEADER_LEN);
-            return classify6(eps, port_no, packet, vportp);
+            return classify6(eps, port_no, tt, now_ms, packet, vportp);
         }
         return VPORT_TUNNEL_NOT_OURS;
     }
@@ -721,7 +823,10 @@ vport_tunnel_classify(const struct vport_tunnel_endpoints *eps,
                                                  dst);
             return *vportp ? VPORT_TUNNEL_FRAGMENT : VPORT_TUNNEL_NOT_OURS;
         }
-        switch (frag_verdict_get(tt, ip, now_ms)) {
+        struct frag_key key;
+
+        frag_key4(&key, ip);
+        switch (frag_verdict_get(tt, &key, now_ms)) {
         case 1:
             return VPORT_TUNNEL_FRAGMENT;
         case 0:
@@ -736,7 +841,10 @@ vport_tunnel_classify(const struct vport_tunnel_endpoints *eps,
     if (ip->ip_frag_off & htons(IP_MORE_FRAGMENTS)) {
         /* The first fragment decides for the later ones. */
         if (eps->l4_decides[proto]) {
-            frag_verdict_set(tt, ip, *vportp != NULL, now_ms);
+            struct frag_key key;
+
+            frag_key4(&key, ip);
+            frag_verdict_set(tt, &key, *vportp != NULL, now_ms);
         }
         return *vportp ? VPORT_TUNNEL_FRAGMENT : VPORT_TUNNEL_NOT_OURS;
     }

@@ -91,9 +91,10 @@ struct vport_tunnel {
  * carry no UDP or GRE header, are held for reassembly or delivered at
  * once. */
 struct frag_verdict {
-    ovs_be32 src;                   /* Outer source. */
-    ovs_be32 dst;                   /* Outer destination. */
-    ovs_be16 id;                    /* IP ID. */
+    struct in6_addr src;            /* Outer source (IPv4-mapped for
+                                     * IPv4). */
+    struct in6_addr dst;            /* Outer destination, the same way. */
+    uint32_t id;                    /* IPv4 ID or IPv6 identification. */
     uint8_t proto;                  /* IP protocol. */
     bool ours;                      /* A tunnel's? */
     long long int expires;          /* When it lapses, in ms; 0: unused. */
@@ -188,6 +189,8 @@ void vport_tunnel_port_count(struct pmd_thread *, struct vport_tunnel *,
 struct vport_tunnel *vport_tunnel_find_endpoint(
     const struct vport_tunnel_endpoints *, uint8_t proto, const uint8_t *l4,
     size_t l4_len, ovs_be32 src, ovs_be32 dst);
+struct vport_tunnel *vport_tunnel_find_endpoint6(
+    const struct vport_tunnel_endpoints *, const struct dp_packet *);
 
 /* vport-tunnel-rx.c. */
 bool vport_tunnel_rx_nesting_ok(struct pmd_thread *, struct vport_tunnel *,

@@ -80,7 +80,10 @@ check_outer6(const struct dp_packet *packet,
         return VPORT_TNL_DROP_TRUNCATED;
     }
     if (ip6->ip6_nxt != IPPROTO_UDP && ip6->ip6_nxt != IPPROTO_GRE
-        && ip6->ip6_nxt != IPPROTO_IPIP && ip6->ip6_nxt != IPPROTO_IPV6) {
+        && ip6->ip6_nxt != IPPROTO_IPIP && ip6->ip6_nxt != IPPROTO_IPV6
+        && ip6->ip6_nxt != IPPROTO_FRAGMENT) {
+        /* (A fragment header goes to reassembly, whose datagram has
+         * none.) */
         return VPORT_TNL_DROP_IPV6_EXT;
     }
     return 0;
@@ -409,10 +412,14 @@ rx_fragment(struct pmd_thread *t, const struct vport_tunnel_endpoints *eps,
     }
     vport_tunnel_count__(t, VPORT_TNL_RX_REASSEMBLED, 1);
     ip = dp_packet_l3(packet);
-    l4 = vport_tunnel_outer_l4(packet, ip, &l4_len);
-    vport = vport_tunnel_find_endpoint(eps, ip->ip_proto, l4, l4_len,
-                                       get_16aligned_be32(&ip->ip_src),
-                                       get_16aligned_be32(&ip->ip_dst));
+    if (IP_VER(ip->ip_ihl_ver) == 6) {
+        vport = vport_tunnel_find_endpoint6(eps, packet);
+    } else {
+        l4 = vport_tunnel_outer_l4(packet, ip, &l4_len);
+        vport = vport_tunnel_find_endpoint(eps, ip->ip_proto, l4, l4_len,
+                                           get_16aligned_be32(&ip->ip_src),
+                                           get_16aligned_be32(&ip->ip_dst));
+    }
     if (!vport) {
         /* Only a first fragment that is a tunnel's is ever held, so this
          * takes a table that changed meanwhile. */

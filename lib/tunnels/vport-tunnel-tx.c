@@ -38,6 +38,7 @@
 #include "netdev.h"
 #include "netdev-ipip.h"
 #include "netdev-native-tnl.h"
+#include "net-hdrs.h"
 #include "openvswitch/vlog.h"
 #include "packets.h"
 #include "pmd.h"
@@ -58,6 +59,11 @@ VLOG_DEFINE_THIS_MODULE(vport_tunnel_tx);
  * needed" a second, after a burst of ICMP_BURST. */
 #define ICMP_RATE_PER_SEC 1000
 #define ICMP_BURST 50
+
+/* The smallest path MTU an ICMP "fragmentation needed" over an IPv6
+ * underlay advertises for an inner IPv4 packet: IPv4's minimum, as Linux's
+ * ip6_tnl_xmit() floors it (IPV4_MIN_MTU). */
+#define IPV6_UNDERLAY_MIN_MTU4 68
 
 /* Rate limit of the error logs of the forwarding threads. */
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
@@ -223,6 +229,42 @@ icmp_allowed(struct pmd_thread *t)
     return true;
 }
 
+/* Hands 'icmp', an ICMP error (an L3 packet, or NULL for none) answering
+ * 'packet', output to 'vport', to the flows as received back on 'vport'
+ * from the tunnel's far end (the destination in 'packet''s tunnel
+ * metadata) to 'local' (IPv4-mapped for an IPv4 tunnel), with the
+ * tunnel's key, so that the flows that deliver the tunnel's traffic take
+ * it to the sender; counts it as 'sent'.  Does not free 'packet'. */
+static void
+icmp_receive_back(struct pmd_thread *t, struct vport_tunnel *vport,
+                  const struct dp_packet *packet, struct dp_packet *icmp,
+                  const struct in6_addr *local,
+                  enum vport_tunnel_counter sent)
+{
+    const struct flow_tnl *tnl = &packet->md.tunnel;
+    struct flow_tnl *rtnl;
+
+    if (!icmp || !vport_tunnel_rx_nesting_ok(t, vport, icmp)) {
+        return;
+    }
+    vport_tunnel_init_metadata(icmp, vport->port->port_no,
+                               packet->md.in_port.odp_port);
+    rtnl = &icmp->md.tunnel;
+    if (IN6_IS_ADDR_V4MAPPED(local)) {
+        rtnl->ip_src = tnl->ip_dst;
+        rtnl->ip_dst = in6_addr_get_mapped_ipv4(local);
+    } else {
+        rtnl->ipv6_src = tnl->ipv6_dst;
+        rtnl->ipv6_dst = *local;
+    }
+    rtnl->ip_ttl = TUNNEL_DEFAULT_TTL;
+    rtnl->tun_id = tnl->tun_id;
+    rtnl->flags = tnl->flags & FLOW_TNL_F_KEY;
+    rtnl->tp_dst = vport->udp_port;
+    vport_tunnel_count__(t, sent, 1);
+    vport_tunnel_rx_enqueue(t, vport, icmp);
+}
+
 /* Answers 'packet', too big for the tunnel's path MTU 'mtu' with DF set,
  * with an ICMP "fragmentation needed", received back on 'vport' as if from
  * the tunnel's far end, so that the flows that deliver the tunnel's traffic
@@ -232,27 +274,119 @@ static void
 send_frag_needed(struct pmd_thread *t, struct vport_tunnel *vport,
                  struct dp_packet *packet, ovs_be32 local, int mtu)
 {
-    const struct flow_tnl *tnl = &packet->md.tunnel;
     struct dp_packet *icmp = NULL;
+    struct in6_addr local6;
 
     if (icmp_allowed(t)) {
         icmp = ip_icmp_frag_needed(packet, local, mtu);
     } else {
         vport_tunnel_count__(t, VPORT_TNL_ICMP_SUPPRESSED, 1);
     }
-    if (icmp && vport_tunnel_rx_nesting_ok(t, vport, icmp)) {
-        struct flow_tnl *rtnl;
-
-        vport_tunnel_init_metadata(icmp, vport->port->port_no,
-                                   packet->md.in_port.odp_port);
-        rtnl = &icmp->md.tunnel;
-        rtnl->ip_src = tnl->ip_dst;
-        rtnl->ip_dst = local;
-        rtnl->ip_ttl = TUNNEL_DEFAULT_TTL;
-        vport_tunnel_count__(t, VPORT_TNL_TX_ICMP_FRAG_NEEDED, 1);
-        vport_tunnel_rx_enqueue(t, vport, icmp);
-    }
+    in6_addr_set_mapped_ipv4(&local6, local);
+    icmp_receive_back(t, vport, packet, icmp, &local6,
+                      VPORT_TNL_TX_ICMP_FRAG_NEEDED);
     tx_drop(t, vport, packet, VPORT_TNL_DROP_TOO_BIG);
+}
+
+/* Puts in front of 'icmp', an L3 ICMP error answering Ethernet frame
+ * 'orig' whose IP header starts 'l2_len' bytes in, 'orig''s L2 header
+ * (VLAN tags included) with its Ethernet addresses swapped, so that the
+ * error goes back to the frame's sender from the frame's destination, as
+ * Linux's bridged tunnels send it (iptunnel_pmtud_build_icmp()). */
+static void
+icmp_put_l2(struct dp_packet *icmp, const struct dp_packet *orig,
+            size_t l2_len)
+{
+    struct eth_header *eth;
+    struct eth_addr mac;
+
+    eth = dp_packet_push(icmp, dp_packet_data(orig), l2_len);
+    mac = eth->eth_src;
+    eth->eth_src = eth->eth_dst;
+    eth->eth_dst = mac;
+    icmp->packet_type = htonl(PT_ETH);
+    icmp->l3_ofs = l2_len;
+    icmp->l4_ofs += l2_len;
+}
+
+/* Over an IPv6 underlay, answers 'packet', output to 'vport' (whose
+ * header is 'hlen' bytes) via 'u' from outer source 'local', if it is too
+ * big for the tunnel's path MTU: the underlay MTU minus the outer IPv6
+ * header, the tunnel's header and the inner L2 header, but at least 1280
+ * for an inner IPv6 datagram and 68 for an inner IPv4 one, as Linux's
+ * ip6_tnl_xmit() floors it.  An inner IPv6 datagram over that MTU gets an
+ * ICMPv6 "packet too big", an inner IPv4 one with DF an ICMP
+ * "fragmentation needed" (one without DF is sent as outer fragments, as
+ * Linux's vxlan and geneve do), from the inner packet's destination, as
+ * Linux's bridged tunnels send them (skb_tunnel_check_pmtu()), received
+ * back on 'vport' and within 't''s ICMP rate limit, which both families
+ * share; the packet is dropped ("drop too big").  An inner IPv6 datagram
+ * within the floor of 1280 that the path cannot carry whole is sent as
+ * outer fragments, as Linux's ip6 tunnels fragment it.
+ *
+ * Returns true if it dropped 'packet', false if 'packet' is the caller's
+ * to send. */
+static bool
+ipv6_underlay_too_big(struct pmd_thread *t, struct vport_tunnel *vport,
+                      struct dp_packet *packet, size_t hlen,
+                      const struct underlay *u, const struct in6_addr *local)
+{
+    enum vport_tunnel_counter sent, suppressed;
+    struct dp_packet *icmp = NULL;
+    const uint8_t *l3;
+    size_t dgram_len;
+    struct net_hdrs h;
+    int path_mtu, mtu;
+
+    if (dp_packet_size(packet) + hlen + IPV6_HEADER_LEN <= u->mtu
+        || net_hdrs_parse(packet, &h)) {
+        return false;
+    }
+    l3 = (const uint8_t *) dp_packet_data(packet) + h.l3_ofs;
+    dgram_len = h.end_ofs - h.l3_ofs;
+    path_mtu = u->mtu - IPV6_HEADER_LEN - (int) hlen - h.l3_ofs;
+    if (h.is_ipv6) {
+        mtu = MAX(path_mtu, IP6_MIN_MTU);
+        sent = VPORT_TNL_TX_ICMP6_TOO_BIG;
+        suppressed = VPORT_TNL_ICMP6_SUPPRESSED;
+    } else {
+        const struct ip_header *ip = (const struct ip_header *) l3;
+
+        if (!(ip->ip_frag_off & htons(IP_DONT_FRAGMENT))) {
+            return false;
+        }
+        mtu = MAX(path_mtu, IPV6_UNDERLAY_MIN_MTU4);
+        sent = VPORT_TNL_TX_ICMP_FRAG_NEEDED;
+        suppressed = VPORT_TNL_ICMP_SUPPRESSED;
+    }
+    if (dgram_len <= mtu) {
+        return false;
+    }
+
+    if (!icmp_allowed(t)) {
+        vport_tunnel_count__(t, suppressed, 1);
+    } else if (h.is_ipv6) {
+        const struct ovs_16aligned_ip6_hdr *ip6 = (const void *) l3;
+        struct in6_addr dst;
+
+        memcpy(&dst, &ip6->ip6_dst, sizeof dst);
+        /* A multicast destination may get an error (RFC 4443, section
+         * 2.4 (e.3)), but cannot be its source. */
+        if (!ipv6_addr_is_multicast(&dst)) {
+            icmp = ip6_icmp_packet_too_big(packet, &dst, mtu);
+        }
+    } else {
+        const struct ip_header *ip = (const struct ip_header *) l3;
+
+        icmp = ip_icmp_frag_needed(packet, get_16aligned_be32(&ip->ip_dst),
+                                   mtu);
+    }
+    if (icmp && h.l3_ofs) {
+        icmp_put_l2(icmp, packet, h.l3_ofs);
+    }
+    icmp_receive_back(t, vport, packet, icmp, local, sent);
+    tx_drop(t, vport, packet, VPORT_TNL_DROP_TOO_BIG);
+    return true;
 }
 
 /* The outer header fields that encapsulation takes from the tunnel
@@ -505,6 +639,10 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
         uint8_t ecn = inner_ecn(packet, inner);
 
         f.tos |= ecn == IP_ECN_CE ? IP_ECN_ECT_0 : ecn;
+    }
+    if (f.is_ipv6
+        && ipv6_underlay_too_big(t, vport, packet, hlen, u, &f.src)) {
+        return;
     }
     if (inner_len + hlen + outer_l3_len(&f) > u->mtu) {
         if (vport->ops->inner_ipv4_only && !f.is_ipv6 && inner

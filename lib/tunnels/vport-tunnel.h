@@ -165,7 +165,11 @@ struct vport_tunnel_thread;
                          "nd refused table full")                           \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_NOT_IPV6, "drop inner not ipv6")    \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_INNER_TOO_LONG,                     \
-                         "drop inner longer than outer")
+                         "drop inner longer than outer")                    \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_TX_ICMP6_TOO_BIG,                        \
+                         "icmpv6 packet too big sent")                      \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ICMP6_SUPPRESSED,                        \
+                         "icmpv6 packet too big suppressed")
 
 enum vport_tunnel_counter {
 #define VPORT_TUNNEL_COUNTER(ENUM, NAME) ENUM,

@@ -33,11 +33,12 @@
  * Modes (the byte modulo FUZZ_GSO_N_MODES): gso_segment() with the segment
  * size; gso_segment() with gso_segsz_for_mtu(); gso_complete_csum();
  * ip_fragment_v4(), then ip_icmp_frag_needed() if it refuses for DF;
- * ip_fragment_v6(); ip_icmp_frag_needed().
+ * ip_fragment_v6(); ip_icmp_frag_needed() and ip6_icmp_packet_too_big().
  *
  * Checks, on every packet produced: no offload flag is left on a segment,
  * whose IP header is 2-byte aligned as the input's is;
- * an IPv4 segment, fragment or reply has a valid header checksum, and a
+ * an IPv4 segment, fragment or reply has a valid header checksum, an
+ * ICMPv6 reply a valid checksum and at most 1280 bytes, and a
  * segment or completed packet valid TCP or UDP checksums (recomputed with
  * OVS's csum()); no segment carries more than the segment size; no
  * fragment's datagram exceeds the MTU and every fragment but the last
@@ -65,7 +66,8 @@ enum fuzz_gso_mode {
     FUZZ_GSO_CSUM,              /* gso_complete_csum(). */
     FUZZ_GSO_FRAG_V4,           /* ip_fragment_v4(). */
     FUZZ_GSO_FRAG_V6,           /* ip_fragment_v6(). */
-    FUZZ_GSO_ICMP,              /* ip_icmp_frag_needed(). */
+    FUZZ_GSO_ICMP,              /* ip_icmp_frag_needed(),
+                                 * ip6_icmp_packet_too_big(). */
     FUZZ_GSO_N_MODES
 };
 
@@ -161,6 +163,32 @@ check_icmp(const struct dp_packet *p)
     fuzz_check(!csum(ip, ihl), "ICMP reply's header checksum");
     fuzz_check(!csum((const char *) ip + ihl, size - ihl),
                "ICMP reply's checksum");
+}
+
+/* Checks 'p', an ICMPv6 "packet too big" from ip6_icmp_packet_too_big()
+ * for a path of MTU 'mtu'. */
+static void
+check_icmp6(const struct dp_packet *p, int mtu)
+{
+    const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_data(p);
+    size_t size = dp_packet_size(p);
+    const struct icmp6_data_header *icmp;
+    uint32_t partial;
+
+    fuzz_check(p->packet_type == htonl(PT_IPV6)
+               && size >= IPV6_HEADER_LEN + ICMP6_DATA_HEADER_LEN
+               && size <= IP6_MIN_MTU, "ICMPv6 reply of %"PRIuSIZE" bytes",
+               size);
+    fuzz_check(ntohs(ip6->ip6_plen) == size - IPV6_HEADER_LEN
+               && ip6->ip6_nxt == IPPROTO_ICMPV6, "ICMPv6 reply's header");
+    icmp = (const struct icmp6_data_header *) (ip6 + 1);
+    fuzz_check(icmp->icmp6_base.icmp6_type == 2
+               && ntohl(get_16aligned_be32(icmp->icmp6_data.be32)) == mtu
+               && mtu >= IP6_MIN_MTU, "ICMPv6 reply's type and MTU");
+    partial = packet_csum_pseudoheader6(ip6);
+    fuzz_check(!csum_finish(csum_continue(partial, icmp,
+                                          size - IPV6_HEADER_LEN)),
+               "ICMPv6 reply's checksum");
 }
 
 /* Checks one packet 'p' that 'sink' received. */
@@ -329,6 +357,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         icmp = ip_icmp_frag_needed(p, htonl(FUZZ_GSO_ICMP_SRC), mtu);
         if (icmp) {
             check_icmp(icmp);
+            dp_packet_delete(icmp);
+        }
+        icmp = ip6_icmp_packet_too_big(p, &in6addr_exact, mtu);
+        if (icmp) {
+            check_icmp6(icmp, mtu);
             dp_packet_delete(icmp);
         }
         dp_packet_delete(p);

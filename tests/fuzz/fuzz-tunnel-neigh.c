@@ -255,6 +255,7 @@ struct fuzz_state {
                                  * bit. */
     struct hmap hops;           /* Contains "struct hop". */
     uint64_t learned_answers;   /* Learned verdicts of snooping. */
+    uint64_t nd_learned_answers;/* Those of them that were NAs. */
 
     /* Per thread. */
     uint64_t examined[FUZZ_N_THREADS];  /* Frames of classes that take the
@@ -446,35 +447,60 @@ read_counters(const struct fuzz_state *s,
     }
 }
 
-/* Returns how many entries are learned, and how many requests awaited, as
- * tunnel_neigh_format() reports them. */
+/* Returns how many entries are learned, how many of them by neighbour
+ * discovery (in '*n_nd', if nonnull), and how many requests awaited, as
+ * tunnel_neigh_format() reports them, checking that the entries learned
+ * from ARP and from ND add up to the total. */
 static void
-read_state(struct fuzz_state *s, size_t *n_learned, size_t *n_pending)
+read_state__(struct fuzz_state *s, size_t *n_learned, size_t *n_nd,
+             size_t *n_pending)
 {
     struct ds ds = DS_EMPTY_INITIALIZER;
+    size_t n_arp, nd;
     int max;
 
     tunnel_neigh_format(&ds, &s->dp);
-    fuzz_check(sscanf(ds_cstr(&ds), "neighbours learned from arp: %"PRIuSIZE
-                      " (at most %d), requests awaiting an answer: %"
-                      PRIuSIZE, n_learned, &max, n_pending) == 3
-               && max == TUNNEL_NEIGH_MAX_ENTRIES,
+    fuzz_check(sscanf(ds_cstr(&ds), "neighbours learned: %"PRIuSIZE
+                      " (from arp %"PRIuSIZE", from nd %"PRIuSIZE
+                      "; at most %d), requests awaiting an answer: %"
+                      PRIuSIZE, n_learned, &n_arp, &nd, &max,
+                      n_pending) == 5
+               && max == TUNNEL_NEIGH_MAX_ENTRIES
+               && n_arp + nd == *n_learned,
                "tunnel_neigh_format: %s", ds_cstr(&ds));
     ds_destroy(&ds);
+    if (n_nd) {
+        *n_nd = nd;
+    }
+}
+
+/* read_state__() without the ND share. */
+static void
+read_state(struct fuzz_state *s, size_t *n_learned, size_t *n_pending)
+{
+    read_state__(s, n_learned, NULL, n_pending);
 }
 
 /* The checks that hold after every operation. */
 static void
 check_state(struct fuzz_state *s)
 {
-    size_t n_learned, n_pending;
+    size_t n_learned, n_nd, n_pending;
 
-    read_state(s, &n_learned, &n_pending);
+    read_state__(s, &n_learned, &n_nd, &n_pending);
     fuzz_check(n_learned <= TUNNEL_NEIGH_MAX_ENTRIES,
                "%"PRIuSIZE" entries learned", n_learned);
     fuzz_check(n_learned <= s->learned_answers,
                "%"PRIuSIZE" entries learned from %"PRIu64" answers",
                n_learned, s->learned_answers);
+    /* Each family's entries come only from its own answers: an NA never
+     * teaches an IPv4 next hop, nor ARP an IPv6 one. */
+    fuzz_check(n_nd <= s->nd_learned_answers
+               && n_learned - n_nd <= s->learned_answers
+                                      - s->nd_learned_answers,
+               "%"PRIuSIZE" of %"PRIuSIZE" entries from nd, after %"PRIu64
+               " nd and %"PRIu64" answers in all", n_nd, n_learned,
+               s->nd_learned_answers, s->learned_answers);
     fuzz_check(n_pending <= TUNNEL_NEIGH_MAX_PENDING,
                "%"PRIuSIZE" requests awaited", n_pending);
 }
@@ -547,6 +573,7 @@ check_nd(struct fuzz_state *s, int port, int t, const struct dp_packet *p,
     }
     if (moved >= 0 && nd_counters[moved] == VPORT_TNL_ND_LEARNED) {
         s->learned_answers++;
+        s->nd_learned_answers++;
         fuzz_check(n_after <= n_before + 1, "nd learned: %"PRIuSIZE" to %"
                    PRIuSIZE" entries", n_before, n_after);
     } else {
@@ -814,6 +841,7 @@ deliver_batch(struct fuzz_state *s, int port, int t,
                    PRIu64, n_nd, u, sum);
     }
     s->learned_answers += nd_after[t][0] - nd_before[t][0];
+    s->nd_learned_answers += nd_after[t][0] - nd_before[t][0];
 
     for (size_t u = 0; u < FUZZ_N_THREADS; u++) {
         uint64_t sum = 0;

@@ -36,8 +36,8 @@
  * fragment of a datagram not known yet) is left byte for byte as it was; a
  * tunnel packet is an untagged IPv4 frame to the port's MAC or a
  * multicast one, to an address of the port, of the vport's protocol and
- * endpoints (UDP port, GRE header); an IPv6 tunnel packet is whole (no
- * fragment header), to an address of the port, of a type with IPv6
+ * endpoints (UDP port, GRE header); an IPv6 tunnel packet (or fragment)
+ * is to an address of the port, and if whole, of a type with IPv6
  * underlays (ip6gre before gre), and if its outer header is sound it has no extension header
  * and the vport's next header and endpoints; a fragment is one, to an
  * address of the port; a datagram reassembled from fragments classifies as whole; an ipip
@@ -158,10 +158,17 @@ check_taken6(const struct dp_packet *p, uint32_t port,
                && ip6 == (const void *) ((const uint8_t *) dp_packet_data(p)
                                          + ETH_HEADER_LEN),
                "taken IPv6 frame too short, or l3_ofs %u", p->l3_ofs);
-    fuzz_check(class == VPORT_TUNNEL_OURS && vport, "IPv6 class %d", class);
     fuzz_check(port == FUZZ_PORT_1
                && !memcmp(&ip6->ip6_dst, &port1_ip6, sizeof port1_ip6),
                "taken IPv6 packet to an address not the port's");
+    if (class != VPORT_TUNNEL_OURS) {
+        /* An outer fragment: a first one of a vport's (checked whole once
+         * reassembled), a later one, or a fragment header cut short. */
+        fuzz_check(class == VPORT_TUNNEL_FRAGMENT || !vport,
+                   "IPv6 class %d with a vport", class);
+        return;
+    }
+    fuzz_check(vport, "whole IPv6 packet without a vport");
     fuzz_check(vport == VPORT_VXLAN || vport == VPORT_GENEVE
                || vport == VPORT_IP6GRE || vport == VPORT_IPIP_ANY
                || vport == VPORT_IP6TNL_FIXED,

@@ -17,7 +17,8 @@ import sys
 from scapy.all import (ARP, Ether, Dot1Q, GRE, IP, IPv6, IPv6ExtHdrHopByHop,
                        TCP, UDP, ICMP, raw, fragment, fragment6,
                        IPv6ExtHdrFragment, IPv6ExtHdrDestOpt,
-                       IPv6ExtHdrRouting, ICMPv6ND_NA, ICMPv6NDOptDstLLAddr)
+                       IPv6ExtHdrRouting, ICMPv6ND_NA, ICMPv6NDOptDstLLAddr,
+                       ICMPv6DestUnreach)
 from scapy.contrib.geneve import GENEVE
 from scapy.layers.vxlan import VXLAN
 
@@ -146,6 +147,18 @@ def seeds_gso(top):
     write(top, t, "icmp", gso_input(5, 0, 0, 1400,
                                     IP(src="10.0.0.1", dst="10.0.0.2",
                                        flags="DF") / TCP() / (b"i" * 1500)))
+    write(top, t, "icmp6", gso_input(5, 0x01, 0, 1280, Ether(**MAC) /
+                                     IPv6(src="2001:db8::1",
+                                          dst="2001:db8::2") /
+                                     IPv6ExtHdrHopByHop() /
+                                     IPv6ExtHdrRouting(segleft=0) /
+                                     IPv6ExtHdrFragment(m=1) /
+                                     UDP() / (b"i" * 1500)))
+    write(top, t, "icmp6-error", gso_input(5, 0x01, 0, 1300, Ether(**MAC) /
+                                           IPv6(src="2001:db8::1",
+                                                dst="2001:db8::2") /
+                                           ICMPv6DestUnreach() /
+                                           (b"e" * 1500)))
 
 
 def seeds_ipf(top):
