@@ -655,20 +655,23 @@ frag_verdict_slot(struct vport_tunnel_thread *tt, const struct frag_key *key)
     return &tt->verdicts[hash & (FRAG_VERDICTS - 1)];
 }
 
-/* Looks up what 'tt' recorded for the datagram 'key', whose later fragment
- * came: 1 a tunnel's, 0 not, -1 unknown. */
-static int
-frag_verdict_get(struct vport_tunnel_thread *tt, const struct frag_key *key,
-                 long long int now)
+/* Returns the class of a later fragment of the datagram 'key' from what
+ * 'tt' recorded when its first fragment came: VPORT_TUNNEL_FRAGMENT for a
+ * tunnel's, VPORT_TUNNEL_NOT_OURS for another's, and
+ * VPORT_TUNNEL_FRAGMENT_UNKNOWN when nothing (or only an expired or
+ * overwritten record) is known. */
+static enum vport_tunnel_class
+frag_verdict_class(struct vport_tunnel_thread *tt, const struct frag_key *key,
+                   long long int now)
 {
     const struct frag_verdict *v = frag_verdict_slot(tt, key);
 
     if (v->expires > now && ipv6_addr_equals(&v->src, &key->src)
         && ipv6_addr_equals(&v->dst, &key->dst)
         && v->id == key->id && v->proto == key->proto) {
-        return v->ours;
+        return v->ours ? VPORT_TUNNEL_FRAGMENT : VPORT_TUNNEL_NOT_OURS;
     }
-    return -1;
+    return VPORT_TUNNEL_FRAGMENT_UNKNOWN;
 }
 
 /* Records in 'tt' whether the datagram 'key', whose first fragment came,
@@ -718,14 +721,7 @@ classify6_fragment(const struct vport_tunnel_endpoints *eps,
     key.proto = fh->ip6f_nxt;
 
     if (fh->ip6f_offlg & IP6F_OFF_MASK) {
-        switch (frag_verdict_get(tt, &key, now_ms)) {
-        case 1:
-            return VPORT_TUNNEL_FRAGMENT;
-        case 0:
-            return VPORT_TUNNEL_NOT_OURS;
-        default:
-            return VPORT_TUNNEL_FRAGMENT_UNKNOWN;
-        }
+        return frag_verdict_class(tt, &key, now_ms);
     }
     if (!(fh->ip6f_offlg & IP6F_MORE_FRAG)) {
         /* An atomic fragment (RFC 6946): no tunnel's, as a tunnel packet
@@ -826,14 +822,7 @@ vport_tunnel_classify(const struct vport_tunnel_endpoints *eps,
         struct frag_key key;
 
         frag_key4(&key, ip);
-        switch (frag_verdict_get(tt, &key, now_ms)) {
-        case 1:
-            return VPORT_TUNNEL_FRAGMENT;
-        case 0:
-            return VPORT_TUNNEL_NOT_OURS;
-        default:
-            return VPORT_TUNNEL_FRAGMENT_UNKNOWN;
-        }
+        return frag_verdict_class(tt, &key, now_ms);
     }
 
     l4 = vport_tunnel_outer_l4(packet, ip, &l4_len);
