@@ -229,8 +229,10 @@ compare_stock_rxq(const void *a_, const void *b_)
 
 /* pmd-rxq-show for one PMD thread, in stock's format: each queue's share
  * of the thread's cycles, and the overhead (busy cycles outside any
- * queue).  Ours are measured since the queues were last assigned, not over
- * stock's last 'secs' seconds. */
+ * queue).  The thread's cycles are all that passed, its pmd-maxsleep
+ * sleeps included, as stock's interval cycles are TSC time from one
+ * interval to the next.  Ours are measured since the queues were last
+ * assigned, not over stock's last 'secs' seconds. */
 static void
 show_stock_rxq(struct ds *s, const struct pmd_thread *t)
 {
@@ -248,7 +250,7 @@ show_stock_rxq(struct ds *s, const struct pmd_thread *t)
     cycles = xcalloc(MAX(t->n_polls, 1), sizeof *cycles);
     rxqs = xcalloc(MAX(t->n_polls, 1), sizeof *rxqs);
     pmd_thread_read_poll_cycles(t, cycles, &busy, &idle, &sleep, &age_ms);
-    total = busy + idle;
+    total = busy + idle + sleep;
     for (size_t i = 0; i < t->n_polls; i++) {
         rxqs[i].poll = &t->polls[i];
         rxqs[i].cycles = cycles[i];
