@@ -48,7 +48,9 @@
 #
 # Usage: tunnel-vs-stock-benchmark.sh [RUNS [SECONDS]]  (default 3 runs of 5 s)
 # Environment: TVS_TUNNELS (default "vxlan geneve"), TVS_CASES (default
-# "tcp-tap tcp-veth udp64"), to run a part on a shared machine.
+# "tcp-tap tcp-veth udp64"), to run a part on a shared machine;
+# TVS_TAP_TX=on leaves the tap's transmit checksum offload on, which shows
+# stock dropping the receiving host's packets.
 set -e
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -256,6 +258,9 @@ PY
 
 echo "vxlan and geneve, ours against stock OVS 3.1, $runs x ${seconds}s per case"
 benchmark_header tunnel-vs-stock-benchmark "$@"
+[ -z "$TVS_TUNNELS$TVS_CASES$TVS_TAP_TX" ] \
+    || echo "environment: TVS_TUNNELS=\"$tunnels\" TVS_CASES=\"$cases\"" \
+            "TVS_TAP_TX=${TVS_TAP_TX:-off}"
 echo "stock: $stock_bin ($("$stock_bin" --version | head -1))"
 [ -x "$stock_bin" ] || fail all stock "no $stock_bin"
 : > "$out"
@@ -278,7 +283,9 @@ for run in $(seq "$runs"); do
                 done
                 [ -n "$todo" ] || continue
                 current="setting up $tunnel $egress ($side, see $sandbox.log)"
+                t0=$(date +%s)
                 tvs_start "$side" "$tunnel" "$egress" > "$sandbox.log" 2>&1
+                t1=$(date +%s)
                 for c in $todo; do
                     current="$tunnel $c ($side)"
                     tvs_measure "$side" "$tunnel" "$c"
@@ -288,7 +295,15 @@ for run in $(seq "$runs"); do
                         printf "run %s: %-6s %-8s %-5s %10s %s, %s %s\n",
                                r, $1, $2, $3, $4, unit, $5, cpu}'
                 done
+                if [ "$side" = ours ]; then
+                    hv2 ovs-appctl dpif-percpu/tunnel-stats-show \
+                        | sed -n '/^gro:/,$p' | grep total: | head -1 \
+                        | sed 's/^ */  receiving switch GRO: /'
+                fi
+                t2=$(date +%s)
                 tunnel_sandbox_cleanup
+                echo "  (setup $((t1 - t0)) s, measured $((t2 - t1)) s," \
+                     "cleanup $(($(date +%s) - t2)) s)" >> "$out.times"
             done
         done
     done
