@@ -50,7 +50,9 @@
 # Environment: TVS_TUNNELS (default "vxlan geneve"), TVS_CASES (default
 # "tcp-tap tcp-veth udp64"), to run a part on a shared machine;
 # TVS_TAP_TX=on leaves the tap's transmit checksum offload on, which shows
-# stock dropping the receiving host's packets.
+# stock dropping the receiving host's packets; TVS_PERF=DIR records
+# `perf record -g` of both ovs-vswitchd processes during each measurement
+# into DIR/TUNNEL-CASE-SIDE.data.
 set -e
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -221,10 +223,21 @@ tvs_iperf() {
 tvs_measure() {
     c1=$(cpu_ticks "$sandbox/ovs-vswitchd.pid")
     c2=$(cpu_ticks "$sandbox/hv2/ovs-vswitchd.pid")
+    if [ -n "$TVS_PERF" ]; then
+        mkdir -p "$TVS_PERF"
+        perf record -g -q -o "$TVS_PERF/$2-$3-$1.data" \
+            -p "$(cat "$sandbox/ovs-vswitchd.pid"),$(cat "$sandbox/hv2/ovs-vswitchd.pid")" \
+            > /dev/null 2>&1 &
+        perf_pid=$!
+    fi
     case $3 in
         udp64) tvs_iperf -u -b 0 -l 22 > "$sandbox.json" ;;
         *) tvs_iperf > "$sandbox.json" ;;
     esac
+    if [ -n "$TVS_PERF" ]; then
+        kill -INT "$perf_pid"
+        wait "$perf_pid" || true
+    fi
     d=$(( $(cpu_ticks "$sandbox/ovs-vswitchd.pid") - c1
           + $(cpu_ticks "$sandbox/hv2/ovs-vswitchd.pid") - c2 ))
     line=$(/usr/bin/python3 - "$sandbox.json" "$3" "$d" "$(getconf CLK_TCK)" \
@@ -294,12 +307,12 @@ for run in $(seq "$runs"); do
                         cpu = $2 == "udp64" ? "CPU-us/packet" : "CPU-s/GB"
                         printf "run %s: %-6s %-8s %-5s %10s %s, %s %s\n",
                                r, $1, $2, $3, $4, unit, $5, cpu}'
+                    if [ "$side" = ours ] && [ "$c" != udp64 ]; then
+                        hv2 ovs-appctl dpif-percpu/tunnel-stats-show \
+                            | sed -n '/^gro:/,$p' | grep total: | head -1 \
+                            | sed 's/^ */  receiving switch GRO: /'
+                    fi
                 done
-                if [ "$side" = ours ]; then
-                    hv2 ovs-appctl dpif-percpu/tunnel-stats-show \
-                        | sed -n '/^gro:/,$p' | grep total: | head -1 \
-                        | sed 's/^ */  receiving switch GRO: /'
-                fi
                 t2=$(date +%s)
                 tunnel_sandbox_cleanup
                 echo "  (setup $((t1 - t0)) s, measured $((t2 - t1)) s," \
