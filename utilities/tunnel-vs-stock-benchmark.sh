@@ -8,7 +8,7 @@
 #        |                                                 |
 #     br-int --vx0 vxlan (or geneve) key 42 ... vx0-- br-int
 #     br-ul (192.168.77.1) --ul1====ul2-- br-ul (192.168.77.2)
-#   switch 1: this namespace                switch 2: namespace demo-hv2
+#   switch 1: namespace tvs-hv1             switch 2: namespace demo-hv2
 #
 # The underlay is what OVS documents for native tunnelling with
 # datapath_type=netdev (Documentation/howto/userspace-tunneling.rst): the
@@ -68,9 +68,50 @@ current=
 exec 3>&2
 trap 'rc=$?; [ $rc = 0 ] || [ -z "$current" ] ||
       echo "tunnel-vs-stock-benchmark: failed during $current" >&3;
-      tunnel_sandbox_cleanup; exit $rc' EXIT
+      tvs_cleanup; exit $rc' EXIT
 ours_bin=$top/vswitchd/ovs-vswitchd
 stock_bin=$OVS_BUILDDIR/vswitchd/ovs-vswitchd
+
+# Switch 1 runs in a namespace of its own too (tvs-hv1), so that its
+# datapath's tap (ovs-netdev) cannot collide with another OVS's on the
+# host, as it did with OVS's system tests running beside it.
+hv1() {
+    ip netns exec tvs-hv1 env OVS_RUNDIR="$sandbox" OVS_LOGDIR="$sandbox" \
+        OVS_DBDIR="$sandbox" OVS_SYSCONFDIR="$sandbox" "$@"
+}
+
+# tvs_cleanup: tunnel_sandbox_cleanup, and switch 1's namespace.
+tvs_cleanup() {
+    tunnel_sandbox_cleanup
+    ip netns pids tvs-hv1 2>/dev/null | xargs -r kill 2>/dev/null || true
+    ip netns del tvs-hv1 2>/dev/null || true
+}
+
+# tvs_add_host HV NS IP MAC PEER_IP PEER_MAC
+#   tunnel_add_host, with the switch's end of the veth in switch HV's
+#   namespace.
+tvs_add_host() {
+    port=ovs-${2#demo-}
+    ip netns add "$2"
+    ip link add eth0 netns "$2" numtxqueues "$(nproc)" \
+        numrxqueues "$(nproc)" type veth peer name "$port" \
+        numtxqueues "$(nproc)" numrxqueues "$(nproc)"
+    if [ "$1" = hv1 ]; then
+        ip link set "$port" netns tvs-hv1
+    else
+        ip link set "$port" netns demo-hv2
+    fi
+    ip netns exec "$2" ip link set eth0 address "$4"
+    ip netns exec "$2" ip link set eth0 mtu 1450
+    ip netns exec "$2" ip addr add "$3/24" dev eth0
+    ip netns exec "$2" ip link set eth0 up
+    ip netns exec "$2" ip link set lo up
+    ip netns exec "$2" ethtool -K eth0 tx off >/dev/null 2>&1 || true
+    ip netns exec "$2" ip neigh add "$5" lladdr "$6" dev eth0
+    ip netns exec "$2" sh -c 'for q in /sys/class/net/eth0/queues/tx-*; do
+                                  echo 0 > $q/xps_cpus; done' 2>/dev/null || true
+    $1 ip link set "$port" up
+}
 
 # fail CASE SIDE MESSAGE
 #   Says that CASE could not be measured with SIDE's switch, and exits 1.
@@ -152,12 +193,14 @@ tvs_start() {
         bin=$stock_bin
     fi
     PATH=$(dirname "$bin"):$base_path
-    tunnel_sandbox_cleanup
+    tvs_cleanup
     rm -rf "$sandbox"
     mkdir -p "$sandbox"
     tso=false
     [ "$3" != tap ] || tso=true
 
+    ip netns add tvs-hv1
+    ip netns exec tvs-hv1 ip link set lo up
     tvs_switch_start hv1 "$sandbox" "$tso"
     ip netns add demo-hv2
     ip netns exec demo-hv2 ip link set lo up
@@ -170,17 +213,15 @@ tvs_start() {
     done
 
     n_queues=$(nproc)
-    ip link add ul1 numtxqueues "$n_queues" numrxqueues "$n_queues" \
-        type veth peer name ul2 netns demo-hv2 \
+    ip link add ul1 netns tvs-hv1 numtxqueues "$n_queues" \
+        numrxqueues "$n_queues" type veth peer name ul2 netns demo-hv2 \
         numtxqueues "$n_queues" numrxqueues "$n_queues"
-    ip link set ul1 up
-    ip netns exec demo-hv2 ip link set ul2 up
-    tunnel_add_host hv1 demo-h1 10.98.0.1 00:00:00:00:98:01 \
+    hv1 ip link set ul1 up
+    hv2 ip link set ul2 up
+    tvs_add_host hv1 demo-h1 10.98.0.1 00:00:00:00:98:01 \
         10.98.0.2 00:00:00:00:98:02
-    tunnel_add_host hv2 demo-h2 10.98.0.2 00:00:00:00:98:02 \
+    tvs_add_host hv2 demo-h2 10.98.0.2 00:00:00:00:98:02 \
         10.98.0.1 00:00:00:00:98:01
-    ip netns exec demo-h1 ip link set eth0 mtu 1450
-    ip netns exec demo-h2 ip link set eth0 mtu 1450
     tvs_configure hv1 192.168.77.1 192.168.77.2 ovs-h1 ul1 "$2"
     tvs_configure hv2 192.168.77.2 192.168.77.1 ovs-h2 ul2 "$2"
     [ "$3" != tap ] || tvs_h2_on_tap
@@ -314,7 +355,7 @@ for run in $(seq "$runs"); do
                     fi
                 done
                 t2=$(date +%s)
-                tunnel_sandbox_cleanup
+                tvs_cleanup
                 echo "  (setup $((t1 - t0)) s, measured $((t2 - t1)) s," \
                      "cleanup $(($(date +%s) - t2)) s)" >> "$out.times"
             done
