@@ -18,7 +18,7 @@
 # host's overlay address through it, prints the result on the console and
 # powers off.  /etc/ipip-guest.conf, written by ipip-guest.sh, sets
 # 'modules' (the .ko files in /lib/modules to load, in dependency order),
-# 'pings' and 'mode'.
+# 'pings', 'mode' (ipip, gre, sit or ip6tnl) and 'encaplimit' (ip6tnl's).
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -89,17 +89,16 @@ ip6tnl)
     # destination options header with a tunnel encapsulation limit (RFC
     # 2473, 4.1.1) before the inner packet; our ipip port takes no outer
     # extension header (it counts 'drop outer ipv6 extension headers'), so
-    # the device is made with 'encaplimit none', as OVS's own ip6tnl ports
-    # send.
+    # the device is made with 'encaplimit none' (the conf's 'encaplimit').
     IP=/usr/bin/ip
     $IP -6 addr add fd88::2/64 dev eth0 nodad
-    $IP link add ip6tnl1 type ip6tnl mode ip6ip6 local fd88::2 remote fd88::1 encaplimit none
+    $IP link add ip6tnl1 type ip6tnl mode ip6ip6 local fd88::2 remote fd88::1 encaplimit ${encaplimit:-none}
     $IP -6 addr add fd77::2/64 dev ip6tnl1 nodad
     $IP link set ip6tnl1 up
     echo "guest: ip6tnl1 up, mode ip6ip6"
     ping_round ip6ip6 fd77::1 ping6
     $IP link del ip6tnl1
-    $IP link add ip6tnl1 type ip6tnl mode ipip6 local fd88::2 remote fd88::1 encaplimit none
+    $IP link add ip6tnl1 type ip6tnl mode ipip6 local fd88::2 remote fd88::1 encaplimit ${encaplimit:-none}
     $IP addr add 10.77.0.2/24 dev ip6tnl1
     $IP link set ip6tnl1 up
     echo "guest: ip6tnl1 up, mode ipip6"

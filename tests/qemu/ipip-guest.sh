@@ -37,7 +37,9 @@
 # 10.77.0.2/24, pinging 10.77.0.1 (IPv4 inside IPv6, next header 4).
 # Busybox's ip cannot create ip6tnl devices, nor add an IPv6 address
 # without duplicate address detection, so these two modes run the host's
-# iproute2 'ip' (guest_add_binary).
+# iproute2 'ip' (guest_add_binary).  IPIP_GUEST_ENCAPLIMIT (default none)
+# is the ip6tnl device's 'encaplimit': a number (Linux's default is 4)
+# makes it send a destination options header, which our ipip port refuses.
 #
 # WORKDIR receives the initramfs.  The exit status is 77 (autotest's
 # "skipped") if qemu, the kernel, its modules or a static busybox are
@@ -78,8 +80,8 @@ esac
 
 # /init is ipip-guest-init.sh; this file tells it what to load and do.
 cp "$(dirname "$0")/ipip-guest-init.sh" "$root/init"
-printf 'modules="%s"\npings=%s\nmode=%s\n' "$guest_modules" "$pings" "$mode" \
-    > "$root/etc/ipip-guest.conf"
+printf 'modules="%s"\npings=%s\nmode=%s\nencaplimit=%s\n' "$guest_modules" \
+    "$pings" "$mode" "${IPIP_GUEST_ENCAPLIMIT:-none}" > "$root/etc/ipip-guest.conf"
 guest_initramfs_pack "$root" "$workdir/initramfs.gz"
 
 # TCG, so that the test does not depend on KVM, which the machines it runs
