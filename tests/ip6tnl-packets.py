@@ -8,7 +8,12 @@ The topology the tests build: underlay bridge br0 (addresses 1.1.2.88 and
 endpoint is 1.1.2.92 or 2001:db8::92 (--outer 4 or 6) with MAC
 f8:bc:12:44:34:b6; overlay hosts 10.0.0.1 and fd00::1 (behind ipip port t0)
 and 10.0.0.2 and fd00::2 (behind dummy port p1); --inner 4 or 6 says which
-family the tunnel carries."""
+family the tunnel carries.
+
+Case decap-fragments prints, one a line, the outer IPv6 fragments
+(scapy's fragment6, at most --fragment bytes of payload each, fragment
+identification --frag-id) of the datagram decap-in prints for --outer 6, in
+order or, with --reverse, last first."""
 
 import argparse
 import logging
@@ -17,7 +22,8 @@ import logging
 # one vanishes meanwhile (another test's veth): not this script's business.
 logging.getLogger("scapy").setLevel(logging.ERROR)
 
-from scapy.all import Ether, IP, IPv6, UDP, Raw, raw
+from scapy.all import (Ether, IP, IPv6, IPv6ExtHdrFragment, UDP, Raw,
+                       fragment6, raw)
 
 REMOTE_MAC = "f8:bc:12:44:34:b6"
 HOST_MAC = "50:54:00:00:00:07"
@@ -55,11 +61,28 @@ def decap(args, payload, proto=None):
                  args.br0_mac)
 
 
+def outer_fragments(args, frame):
+    """The outer IPv6 fragments of 'frame' (decap()'s), each an Ethernet
+    frame with the same addresses."""
+    eth = frame[Ether]
+    ip6 = frame[IPv6]
+    whole = (IPv6(src=ip6.src, dst=ip6.dst, tc=ip6.tc, hlim=ip6.hlim, fl=0,
+                  nh=44)
+             / IPv6ExtHdrFragment(id=args.frag_id, nh=ip6.nh)
+             / ip6.payload)
+    frags = [Ether(src=eth.src, dst=eth.dst) / f
+             for f in fragment6(whole, args.fragment + 48)]
+    if args.reverse:
+        frags.reverse()
+    return frags
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("case", choices=["encap-in", "encap-out", "decap-in",
                                     "decap-out", "inner-truncated",
-                                    "inner-mismatch", "inner-too-long"])
+                                    "inner-mismatch", "inner-too-long",
+                                    "decap-fragments"])
     p.add_argument("--br0-mac", default="aa:55:aa:55:00:00")
     p.add_argument("--outer", type=int, choices=[4, 6], default=6)
     p.add_argument("--inner", type=int, choices=[4, 6], default=4)
@@ -68,6 +91,9 @@ def main():
     p.add_argument("--no-df", action="store_true")
     p.add_argument("--id", type=int, default=0)
     p.add_argument("--size", type=int, default=64)
+    p.add_argument("--fragment", type=int, default=512)
+    p.add_argument("--frag-id", type=int, default=7)
+    p.add_argument("--reverse", action="store_true")
     args = p.parse_args()
     c = args.case
     pkt = raw(inner(args.inner, args.size))
@@ -95,6 +121,12 @@ def main():
         # The inner header's own length says 8 bytes more than the outer
         # payload holds.
         out = decap(args, pkt[:-8])
+    elif c == "decap-fragments":
+        if args.outer != 6:
+            p.error("decap-fragments is for --outer 6")
+        for f in outer_fragments(args, decap(args, pkt)):
+            print(raw(f).hex())
+        return
     print(raw(out).hex())
 
 

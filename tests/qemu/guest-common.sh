@@ -122,3 +122,26 @@ PYEOF
     fi
     guest_boot_image=$_gfb_cache
 }
+
+# Copies the dynamically linked host binary $2 into the initramfs tree $1
+# as /usr/bin/$(basename $2), with every shared library 'ldd' lists for it
+# (the dynamic loader included) at the same path under $1, so that the
+# guest runs the host's own program where busybox's applet cannot do the
+# job (busybox's 'ip' cannot create ip6tnl devices, nor add IPv6 addresses
+# with 'nodad').  Skips (77) if $2 is missing or ldd cannot list it.
+guest_add_binary() {
+    _gab_root=$1
+    _gab_bin=$2
+    [ -x "$_gab_bin" ] || guest_skip "no $_gab_bin"
+    _gab_libs=$(LC_ALL=C ldd "$_gab_bin" 2>/dev/null \
+                    | sed -n 's/^.*=> \(\/[^ ]*\) (0x[0-9a-f]*)$/\1/p;
+                              s/^[[:space:]]*\(\/[^ ]*\) (0x[0-9a-f]*)$/\1/p') \
+        || guest_skip "ldd cannot list the libraries of $_gab_bin"
+    [ -n "$_gab_libs" ] || guest_skip "ldd lists no libraries for $_gab_bin"
+    mkdir -p "$_gab_root/usr/bin"
+    cp -L "$_gab_bin" "$_gab_root/usr/bin/$(basename "$_gab_bin")"
+    for _gab_lib in $_gab_libs; do
+        mkdir -p "$_gab_root$(dirname "$_gab_lib")"
+        cp -L "$_gab_lib" "$_gab_root$_gab_lib"
+    done
+}

@@ -18,7 +18,7 @@
 # host's overlay address through it, prints the result on the console and
 # powers off.  /etc/ipip-guest.conf, written by ipip-guest.sh, sets
 # 'modules' (the .ko files in /lib/modules to load, in dependency order),
-# 'pings' and 'mode'.
+# 'pings', 'mode' (ipip, gre, sit or ip6tnl) and 'encaplimit' (ip6tnl's).
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -30,35 +30,80 @@ for m in $modules; do
     insmod /lib/modules/$m || echo "guest: insmod $m failed"
 done
 
-# Busybox's ip has no 'link add type ipip': 'ip tunnel add' makes it.
+# warmup ADDR PING: the first pings are lost while the host's switch
+# resolves the guest's MAC by ARP or neighbour discovery (it drops the
+# packet it cannot send yet), so uncounted warm-up pings, one a second, run
+# until one is answered, for at most 20 s.
+warmup() {
+    tries=1
+    until $2 -c 1 -W 1 $1 >/dev/null; do
+        tries=$((tries + 1))
+        if [ $tries -gt 20 ]; then
+            echo "guest: warm-up pings failed"
+            break
+        fi
+    done
+    echo "guest: warm-up pings: $tries"
+}
+
+# ping_round LABEL ADDR PING: the counted pings, with ping's summary.
+ping_round() {
+    warmup $2 $3
+    echo "guest: $1 ping result:"
+    $3 -q -c $pings -i 0.2 -W 5 $2
+}
+
 ip link set lo up
-ip addr add 192.168.88.2/24 dev eth0
 ip link set eth0 up
-# 'mode' is ipip (device ipip0) or gre (tun0: gre0 is ip_gre's own
-# fallback device).
-dev=ipip0
-if [ "$mode" = gre ]; then
-    dev=tun0
-fi
-ip tunnel add $dev mode ${mode:-ipip} local 192.168.88.2 remote 192.168.88.1
-ip addr add 10.77.0.2/24 dev $dev
-ip link set $dev up
-echo "guest: $dev up"
-
-# The first pings are lost while the host's switch resolves the guest's
-# MAC by ARP (it drops the reply it cannot send yet), so uncounted warm-up
-# pings, one a second, run until one is answered, for at most 20 s.
-tries=1
-until ping -c 1 -W 1 10.77.0.1 >/dev/null; do
-    tries=$((tries + 1))
-    if [ $tries -gt 20 ]; then
-        echo "guest: warm-up pings failed"
-        break
+case ${mode:-ipip} in
+ipip|gre)
+    # Busybox's ip has no 'link add type ipip': 'ip tunnel add' makes it.
+    # 'mode' is ipip (device ipip0) or gre (tun0: gre0 is ip_gre's own
+    # fallback device).
+    ip addr add 192.168.88.2/24 dev eth0
+    dev=ipip0
+    if [ "$mode" = gre ]; then
+        dev=tun0
     fi
-done
-echo "guest: warm-up pings: $tries"
-
-echo "guest: ping result:"
-ping -q -c $pings -i 0.2 -W 5 10.77.0.1
+    ip tunnel add $dev mode ${mode:-ipip} local 192.168.88.2 remote 192.168.88.1
+    ip addr add 10.77.0.2/24 dev $dev
+    ip link set $dev up
+    echo "guest: $dev up"
+    ping_round $mode 10.77.0.1 ping
+    ;;
+sit)
+    # The host's iproute2 ip (/usr/bin/ip): IPv6 inside IPv4.  A sit
+    # device has no ARP, so its address needs no duplicate address
+    # detection; nodad anyway.
+    IP=/usr/bin/ip
+    $IP addr add 192.168.88.2/24 dev eth0
+    $IP link add sit1 type sit local 192.168.88.2 remote 192.168.88.1
+    $IP -6 addr add fd77::2/64 dev sit1 nodad
+    $IP link set sit1 up
+    echo "guest: sit1 up"
+    ping_round sit fd77::1 ping6
+    ;;
+ip6tnl)
+    # IPv6 underlay, addresses without duplicate address detection so that
+    # they are usable at once.  Linux's ip6tnl sends, by default, a
+    # destination options header with a tunnel encapsulation limit (RFC
+    # 2473, 4.1.1) before the inner packet; our ipip port takes no outer
+    # extension header (it counts 'drop outer ipv6 extension headers'), so
+    # the device is made with 'encaplimit none' (the conf's 'encaplimit').
+    IP=/usr/bin/ip
+    $IP -6 addr add fd88::2/64 dev eth0 nodad
+    $IP link add ip6tnl1 type ip6tnl mode ip6ip6 local fd88::2 remote fd88::1 encaplimit ${encaplimit:-none}
+    $IP -6 addr add fd77::2/64 dev ip6tnl1 nodad
+    $IP link set ip6tnl1 up
+    echo "guest: ip6tnl1 up, mode ip6ip6"
+    ping_round ip6ip6 fd77::1 ping6
+    $IP link del ip6tnl1
+    $IP link add ip6tnl1 type ip6tnl mode ipip6 local fd88::2 remote fd88::1 encaplimit ${encaplimit:-none}
+    $IP addr add 10.77.0.2/24 dev ip6tnl1
+    $IP link set ip6tnl1 up
+    echo "guest: ip6tnl1 up, mode ipip6"
+    ping_round ipip6 10.77.0.1 ping
+    ;;
+esac
 echo "guest: done"
 poweroff -f

@@ -26,6 +26,20 @@
 # MODE gre (default ipip) makes the tunnel a Linux GRE device instead
 # (ip_gre, 'ip tunnel add tun0 mode gre', no key), named tun0: the host
 # kernel has no gre link types either.
+# MODE sit makes it Linux's sit device sit1 (IPv6 inside IPv4, protocol
+# 41) over the same IPv4 underlay, with fd77::2/64, and the guest pings
+# fd77::1 (ping6).
+# MODE ip6tnl runs over an IPv6 underlay, eth0 fd88::2/64 and the host
+# fd88::1, with Linux's ip6tnl device ip6tnl1 (local fd88::2, remote
+# fd88::1, 'encaplimit none'; see ipip-guest-init.sh) twice in one boot:
+# first in mode ip6ip6 with fd77::2/64, pinging fd77::1 (IPv6 inside IPv6,
+# next header 41), then deleted and made again in mode ipip6 with
+# 10.77.0.2/24, pinging 10.77.0.1 (IPv4 inside IPv6, next header 4).
+# Busybox's ip cannot create ip6tnl devices, nor add an IPv6 address
+# without duplicate address detection, so these two modes run the host's
+# iproute2 'ip' (guest_add_binary).  IPIP_GUEST_ENCAPLIMIT (default none)
+# is the ip6tnl device's 'encaplimit': a number (Linux's default is 4)
+# makes it send a destination options header, which our ipip port refuses.
 #
 # WORKDIR receives the initramfs.  The exit status is 77 (autotest's
 # "skipped") if qemu, the kernel, its modules or a static busybox are
@@ -48,6 +62,8 @@ kernel=$guest_kernel
 case $mode in
     ipip) tunnel_modules="ipip" ;;
     gre) tunnel_modules="ip_gre" ;;
+    sit) tunnel_modules="sit" ;;
+    ip6tnl) tunnel_modules="ip6_tunnel tunnel6" ;;
     *) echo "ipip-guest: unknown mode $mode" >&2; exit 2 ;;
 esac
 
@@ -55,17 +71,26 @@ root=$workdir/initramfs
 guest_initramfs_start "$root"
 guest_modules=
 guest_add_modules "$root" virtio_pci virtio_net $tunnel_modules
+case $mode in
+    sit|ip6tnl)
+        ip_bin=$(command -v ip) || guest_skip "no host ip (package iproute2)"
+        guest_add_binary "$root" "$ip_bin"
+        ;;
+esac
 
 # /init is ipip-guest-init.sh; this file tells it what to load and do.
 cp "$(dirname "$0")/ipip-guest-init.sh" "$root/init"
-printf 'modules="%s"\npings=%s\nmode=%s\n' "$guest_modules" "$pings" "$mode" \
-    > "$root/etc/ipip-guest.conf"
+printf 'modules="%s"\npings=%s\nmode=%s\nencaplimit=%s\n' "$guest_modules" \
+    "$pings" "$mode" "${IPIP_GUEST_ENCAPLIMIT:-none}" > "$root/etc/ipip-guest.conf"
 guest_initramfs_pack "$root" "$workdir/initramfs.gz"
 
 # TCG, so that the test does not depend on KVM, which the machines it runs
 # on may lack or nest.  -no-reboot makes a panic end
-# qemu instead of looping; the timeout bounds a guest that hangs.
-exec timeout 120 qemu-system-x86_64 \
+# qemu instead of looping; the timeout bounds a guest that hangs (the
+# ip6tnl mode boots once for two rounds of pings).
+timeout=120
+[ "$mode" != ip6tnl ] || timeout=180
+exec timeout $timeout qemu-system-x86_64 \
     -machine q35,accel=tcg -cpu max -m 256 -smp 1 \
     -nographic -no-reboot -monitor none \
     -kernel "$kernel" -initrd "$workdir/initramfs.gz" \
