@@ -67,7 +67,7 @@ while getopts ij:o:c:s:P:T:L: opt; do
 done
 shift $((OPTIND - 1))
 if [ -z "$must_pass" ] && [ $# -eq 0 ]; then
-    echo "usage: $0 [-j N] [-o RESULTS] KEYWORD... | $0 [-j N] -c MUST_PASS" >&2
+    echo "usage: $0 [-i] [-j N] [-o RESULTS] KEYWORD... | $0 [-i] [-j N] -c MUST_PASS" >&2
     exit 2
 fi
 
