@@ -24,6 +24,12 @@
 #             under the host's system lock (/tmp/ovs-percpu-system.lock,
 #             or $OVS_PERCPU_SYSTEM_LOCK), which it takes itself: do not
 #             wrap it in flock.
+#   -i        isolated: run each test of a system suite in a network
+#             namespace and a mount namespace of its own (isolate.sh:
+#             private /run/netns, /etc/netns and /sys, only "lo"), so
+#             that it touches none of the host's devices and needs no
+#             system lock; -j N of them run at a time.  Each runs in a
+#             testsuite run of its own, as with -T.
 #   -P DIR    put DIR first in AUTOTEST_PATH, before our ovs-vswitchd
 #             (repeatable); -P "$OVS_BUILDDIR/vswitchd" runs the suite
 #             against stock's ovs-vswitchd, the baseline
@@ -45,7 +51,8 @@ suite=testsuite
 first_path=
 times=
 faildir=
-while getopts j:o:c:s:P:T:L: opt; do
+isolated=
+while getopts ij:o:c:s:P:T:L: opt; do
     case $opt in
         j) jobs=$OPTARG ;;
         o) results=$OPTARG ;;
@@ -54,12 +61,13 @@ while getopts j:o:c:s:P:T:L: opt; do
         P) first_path="$first_path$OPTARG:" ;;
         T) times=$OPTARG ;;
         L) faildir=$OPTARG ;;
+        i) isolated=yes ;;
         *) exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
 if [ -z "$must_pass" ] && [ $# -eq 0 ]; then
-    echo "usage: $0 [-j N] [-o RESULTS] KEYWORD... | $0 [-j N] -c MUST_PASS" >&2
+    echo "usage: $0 [-i] [-j N] [-o RESULTS] KEYWORD... | $0 [-i] [-j N] -c MUST_PASS" >&2
     exit 2
 fi
 
@@ -84,8 +92,10 @@ system-*)
         echo "run-upstream: $suite needs root" >&2
         exit 77
     fi
-    jobs=1
-    lock=${OVS_PERCPU_SYSTEM_LOCK:-/tmp/ovs-percpu-system.lock}
+    if [ -z "$isolated" ]; then
+        jobs=1
+        lock=${OVS_PERCPU_SYSTEM_LOCK:-/tmp/ovs-percpu-system.lock}
+    fi
     ;;
 esac
 
@@ -135,6 +145,10 @@ list_tests() {
 # tests get their turn between ours, and with -T each timed, each failed
 # test's directory saved in $workdir/failed.
 run_tests() {
+    if [ -n "$isolated" ]; then
+        run_isolated "$@"
+        return
+    fi
     if [ -z "$times" ] && [ -z "$lock" ]; then
         # The suite exits non-zero when a test fails; the caller decides.
         "$testsuite" -C "$workdir" AUTOTEST_PATH="$path" -j"$jobs" "$@" \
@@ -163,6 +177,44 @@ run_tests() {
     done < "$workdir/one-by-one.list"
 }
 
+# Runs one test, number $5, in isolation (isolate.sh $4) in a scratch
+# directory of its own, $1/tNUM, with the testsuite $2 and AUTOTEST_PATH
+# $3; writes the times it started and ended to $1/tNUM/times and prints a
+# line when it is done.  xargs runs it, -j at a time.
+one_isolated='
+    w=$1/t$5
+    mkdir -p "$w"
+    cp "$1/atconfig" "$1/atlocal" "$w/"
+    start=$(date +%s.%N)
+    "$4" "$2" -C "$w" AUTOTEST_PATH="$3" "$5" > "$w/run.out" 2>&1 < /dev/null || true
+    echo "$start $(date +%s.%N)" > "$w/times"
+    echo "run-upstream: $(grep "^ *$5: " "$w/run.out" | sed "s/  */ /g")"
+'
+
+# Runs the tests "$@" selects, each isolated in a testsuite run of its
+# own, -j at a time; then gathers their outputs into $workdir/run.out in
+# order, their times into $times (with -T), and the directories of the
+# failed ones into $workdir/failed.
+run_isolated() {
+    list_tests "$@" > "$workdir/one-by-one.list"
+    cut -d' ' -f1 "$workdir/one-by-one.list" \
+        | xargs -P "$jobs" -n 1 sh -c "$one_isolated" one-isolated \
+                "$workdir" "$testsuite" "$path" "$here/isolate.sh"
+    : > "$workdir/run.out"
+    while read -r num title; do
+        w=$workdir/t$num
+        cat "$w/run.out" >> "$workdir/run.out" 2>/dev/null || true
+        status=$(test_status "$num")
+        if [ "$status" = fail ]; then
+            mkdir -p "$workdir/failed"
+            copy_logs "$w/$suite.dir"/[0-9]* "$workdir/failed/"
+        fi
+        [ -n "$times" ] || continue
+        echo "$num $status $(awk '{printf "%.0f", $2 - $1}' "$w/times") $title" \
+            >> "$times"
+    done < "$workdir/one-by-one.list"
+}
+
 # Copies the directories "$@" (the last is the destination) without the
 # daemons' unix sockets, which cp cannot make.
 copy_logs() {
@@ -172,7 +224,7 @@ copy_logs() {
 # Copies the logs of the failed tests of the last run to $faildir.
 keep_failed_logs() {
     mkdir -p "$faildir"
-    if [ -n "$times" ]; then
+    if [ -n "$times" ] || [ -n "$isolated" ]; then
         [ ! -d "$workdir/failed" ] || copy_logs "$workdir/failed/." "$faildir/"
     else
         copy_logs "$workdir/$suite.dir" "$faildir/"
