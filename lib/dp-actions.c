@@ -479,6 +479,22 @@ drop_short(struct pmd_thread *t, struct dp_packet_batch *batch,
     }
 }
 
+/* Keeps a slow path out of line: inlined, it makes its caller's usual path
+ * save and restore registers and set up a stack frame that the usual path,
+ * which ends in a tail call or a return, does not need. */
+#define SLOW_PATH __attribute__((__noinline__))
+
+/* Drops the packets of 'batch' too short for 'actions' (drop_short()),
+ * then executes 'actions' on the rest. */
+static SLOW_PATH void
+execute_checked(struct pmd_thread *t, struct dp_packet_batch *batch,
+                bool steal, const struct nlattr *actions, size_t actions_len,
+                const struct dp_actions_needs *needs)
+{
+    drop_short(t, batch, actions, actions_len, needs);
+    odp_execute_actions(t, batch, steal, actions, actions_len, execute_cb);
+}
+
 /* Executes 'actions' on 'batch' in forwarding thread 't'.  If 'steal', the
  * packets are consumed; otherwise the caller keeps those left in 'batch'.
  * Either way the caller must own the packets: a meter action drops packets
@@ -491,8 +507,15 @@ dp_actions_execute(struct pmd_thread *t, struct dp_packet_batch *batch,
                    bool steal, const struct nlattr *actions,
                    size_t actions_len, const struct dp_actions_needs *needs)
 {
-    drop_short(t, batch, actions, actions_len, needs);
-    odp_execute_actions(t, batch, steal, actions, actions_len, execute_cb);
+    /* Checked here, not only in drop_short(), so that the usual batch,
+     * whose actions ask nothing, pays no call and, with nothing to do but
+     * a tail call, no stack frame. */
+    if (OVS_UNLIKELY(!needs || !dp_actions_needs_none(needs))) {
+        execute_checked(t, batch, steal, actions, actions_len, needs);
+    } else {
+        odp_execute_actions(t, batch, steal, actions, actions_len,
+                            execute_cb);
+    }
 }
 
 /* As dp_actions_execute(), for actions chosen for the packets with key
@@ -507,8 +530,7 @@ dp_actions_execute_for(struct pmd_thread *t, struct dp_packet_batch *batch,
 
     t->exec_flow = NULL;
     t->exec_key = key;
-    drop_short(t, batch, actions, actions_len, NULL);
-    odp_execute_actions(t, batch, steal, actions, actions_len, execute_cb);
+    execute_checked(t, batch, steal, actions, actions_len, NULL);
     t->exec_flow = outer;
     t->exec_key = outer_key;
 }

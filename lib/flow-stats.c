@@ -184,7 +184,7 @@ flow_stats_uninit(struct flow_stats *stats)
     }
 }
 
-static void
+static inline void
 slot_add(struct flow_stats_slot *slot, uint32_t generation,
          uint32_t n_packets, uint32_t n_bytes, uint16_t tcp_flags,
          long long int now)
@@ -233,13 +233,17 @@ slot0_add(struct flow_stats *stats, uint32_t generation, uint32_t n_packets,
     ovs_mutex_unlock(lock);
 }
 
-/* Adds a batch's packets to the slot of the forwarding thread 'slot_idx',
- * allocating the slot on the thread's first hit.  Only that thread calls
- * this with that index. */
-void
-flow_stats_update(struct flow_stats *stats, size_t slot_idx,
-                  uint32_t n_packets, uint32_t n_bytes, uint16_t tcp_flags,
-                  long long int now)
+/* Keeps a slow path out of line: inlined, it makes its caller's usual path
+ * save and restore registers and set up a stack frame that the usual path,
+ * which ends in a tail call or a return, does not need. */
+#define SLOW_PATH __attribute__((__noinline__))
+
+/* flow_stats_update()'s slow path: the thread's first hit on the flow,
+ * which allocates its slot, or an update that goes to slot 0. */
+static SLOW_PATH void
+flow_stats_update_slow(struct flow_stats *stats, size_t slot_idx,
+                       uint32_t n_packets, uint32_t n_bytes,
+                       uint16_t tcp_flags, long long int now)
 {
     struct flow_stats_slot *slot = NULL;
     uint32_t generation;
@@ -247,9 +251,9 @@ flow_stats_update(struct flow_stats *stats, size_t slot_idx,
 
     atomic_read_relaxed(&stats->generation, &generation);
     atomic_read_relaxed(&shared_locked, &shared);
-    if (OVS_LIKELY(slot_idx > 0 && slot_idx < stats->n_slots && !shared)) {
+    if (slot_idx > 0 && slot_idx < stats->n_slots && !shared) {
         slot = ovsrcu_get(struct flow_stats_slot *, &stats->slots[slot_idx]);
-        if (OVS_UNLIKELY(!slot)) {
+        if (!slot) {
             bool fail;
 
             atomic_read_relaxed(&fail_slot_alloc, &fail);
@@ -260,11 +264,42 @@ flow_stats_update(struct flow_stats *stats, size_t slot_idx,
             }
         }
     }
-    if (OVS_LIKELY(slot)) {
+    if (slot) {
         slot_add(slot, generation, n_packets, n_bytes, tcp_flags, now);
     } else {
         slot0_add(stats, generation, n_packets, n_bytes, tcp_flags, now);
     }
+}
+
+/* Adds a batch's packets to the slot of the forwarding thread 'slot_idx',
+ * allocating the slot on the thread's first hit.  Only that thread calls
+ * this with that index.
+ *
+ * It runs for every megaflow a batch hits, as often as once a packet with
+ * many megaflows, so the usual case (the thread's slot exists) is kept
+ * apart from the rest, which it reaches by a tail call: it then needs no
+ * stack frame. */
+void
+flow_stats_update(struct flow_stats *stats, size_t slot_idx,
+                  uint32_t n_packets, uint32_t n_bytes, uint16_t tcp_flags,
+                  long long int now)
+{
+    uint32_t generation;
+    bool shared;
+
+    atomic_read_relaxed(&stats->generation, &generation);
+    atomic_read_relaxed(&shared_locked, &shared);
+    if (OVS_LIKELY(slot_idx > 0 && slot_idx < stats->n_slots && !shared)) {
+        struct flow_stats_slot *slot;
+
+        slot = ovsrcu_get(struct flow_stats_slot *, &stats->slots[slot_idx]);
+        if (OVS_LIKELY(slot)) {
+            slot_add(slot, generation, n_packets, n_bytes, tcp_flags, now);
+            return;
+        }
+    }
+    flow_stats_update_slow(stats, slot_idx, n_packets, n_bytes, tcp_flags,
+                           now);
 }
 
 static bool

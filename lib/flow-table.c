@@ -457,6 +457,33 @@ flow_table_flush(struct flow_table *table)
     ovs_mutex_unlock(&table->mutex);
 }
 
+/* Most 64-bit words a subtable's mask may have for its lookups to use a
+ * key shape (struct key_shape); wider masks take subtable_mask_miniflow()'s
+ * generic walk.  Sixteen is well above the usual megaflow's five to ten. */
+#define KEY_SHAPE_MAX_VALUES 16
+
+/* Key shapes remembered per subtable and thread: two, so that traffic of two
+ * kinds (say TCP, whose keys carry TCP flags, and UDP) does not make a
+ * thread relearn a shape at every packet. */
+#define KEY_SHAPES 2
+
+/* Where a subtable's mask finds its words in the keys of one shape, that
+ * is, with one miniflow map.  subtable_mask_miniflow() walks the mask's map
+ * and the key's together for every key, with a population count for each
+ * unit of the map; the keys of a flow's traffic nearly all have the same
+ * map, so a thread learns, once per map, where each masked word is among
+ * the key's values, and then reads them directly (subtable_mask_shaped()).
+ * The equivalent of dpif-netdev's lookup functions specialised for
+ * miniflow shapes, learnt at run time.  Owned by one thread, in its
+ * ranking. */
+struct key_shape {
+    struct flowmap map;         /* The key's map; empty when never learnt. */
+    uint8_t pos[KEY_SHAPE_MAX_VALUES]; /* For the mask's word i, 1 + its
+                                 * index among the key's values, or 0 if
+                                 * keys of this map lack it (reads 0). */
+};
+BUILD_ASSERT_DECL(FLOW_U64S < UINT8_MAX);
+
 /* One forwarding thread's order of search over a table's subtables, by the
  * hits that thread itself counted, as dpif-netdev ranks the subtables of a
  * PMD thread's classifier.  Only its owner reads or writes it. */
@@ -467,8 +494,82 @@ struct flow_table_ranking {
     struct ranked_subtable {
         struct flow_subtable *subtable;
         uint64_t hits;          /* Hits since the last sort, decayed. */
+        struct key_shape shapes[KEY_SHAPES]; /* Learnt key shapes. */
+        unsigned int next_shape; /* The one a new shape replaces. */
     } *entries;
 };
+
+/* Learns into 'shape' where the words of 'subtable''s mask are among the
+ * values of a key with the map of 'key'. */
+static void
+key_shape_learn(struct key_shape *shape,
+                const struct flow_subtable *subtable,
+                const struct miniflow *key)
+{
+    size_t idx, i = 0;
+
+    FLOWMAP_FOR_EACH_INDEX (idx, subtable->mask->masks.map) {
+        size_t unit = idx / MAP_T_BITS;
+        size_t before = 0;
+
+        if (flowmap_is_set(&key->map, idx)) {
+            for (size_t u = 0; u < unit; u++) {
+                before += count_1bits(key->map.bits[u]);
+            }
+            before += count_1bits(key->map.bits[unit]
+                                  & ((MAP_1 << (idx % MAP_T_BITS)) - 1));
+            shape->pos[i] = before + 1;
+        } else {
+            shape->pos[i] = 0;
+        }
+        i++;
+    }
+    shape->map = key->map;
+}
+
+/* Returns the shape of 'rs' for the map of 'key', learning it if 'rs' does
+ * not know it yet, or NULL if 'rs''s subtable is too wide for shapes. */
+static inline const struct key_shape *
+ranked_key_shape(struct ranked_subtable *rs, const struct miniflow *key)
+{
+    struct key_shape *shape;
+
+    if (OVS_UNLIKELY(rs->subtable->n_values > KEY_SHAPE_MAX_VALUES)) {
+        return NULL;
+    }
+    for (size_t i = 0; i < KEY_SHAPES; i++) {
+        if (flowmap_equal(rs->shapes[i].map, key->map)
+            && !flowmap_is_empty(key->map)) {
+            return &rs->shapes[i];
+        }
+    }
+    shape = &rs->shapes[rs->next_shape];
+    rs->next_shape = (rs->next_shape + 1) % KEY_SHAPES;
+    key_shape_learn(shape, rs->subtable, key);
+    return shape;
+}
+
+/* As subtable_mask_miniflow(), for a key whose map is that of 'shape':
+ * the same values and the same hash, without walking the maps. */
+static inline uint32_t
+subtable_mask_shaped(const struct flow_subtable *subtable,
+                     const struct key_shape *shape,
+                     const struct miniflow *key, uint64_t *values)
+{
+    const uint64_t *mask = miniflow_get_values(&subtable->mask->masks);
+    const uint64_t *key_values = miniflow_get_values(key);
+    size_t n = subtable->n_values;
+    uint32_t hash = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        uint8_t pos = shape->pos[i];
+        uint64_t value = pos ? key_values[pos - 1] : 0;
+
+        values[i] = value & mask[i];
+        hash = hash_add64(hash, values[i]);
+    }
+    return hash_finish(hash, n * 8);
+}
 
 /* Creates an empty ranking for one thread's use. */
 struct flow_table_ranking *
@@ -509,7 +610,9 @@ ranking_refresh(struct flow_table_ranking *r, const struct flow_table *table)
             r->entries = x2nrealloc(r->entries, &r->allocated,
                                     sizeof *r->entries);
         }
-        r->entries[r->n++] = (struct ranked_subtable) { subtable, 0 };
+        r->entries[r->n++] = (struct ranked_subtable) {
+            .subtable = subtable,
+        };
     }
     r->version = version;
 }
@@ -559,13 +662,20 @@ flow_table_lookup_batch(const struct flow_table *table,
     ovs_assert(!(*map >> (FLOW_TABLE_MAX_BATCH - 1) >> 1));
     ranking_refresh(r, table);
     for (size_t i = 0; i < r->n && *map; i++) {
-        struct flow_subtable *subtable = r->entries[i].subtable;
+        struct ranked_subtable *rs = &r->entries[i];
+        struct flow_subtable *subtable = rs->subtable;
         size_t values_size = subtable->n_values * sizeof values[0][0];
         unsigned long found;
         size_t j;
 
         ULLONG_FOR_EACH_1 (j, *map) {
-            hashes[j] = subtable_mask_miniflow(subtable, keys[j], values[j]);
+            const struct key_shape *shape = ranked_key_shape(rs, keys[j]);
+
+            hashes[j] = (OVS_LIKELY(shape)
+                         ? subtable_mask_shaped(subtable, shape, keys[j],
+                                                values[j])
+                         : subtable_mask_miniflow(subtable, keys[j],
+                                                  values[j]));
         }
         found = cmap_find_batch(&subtable->rules, *map, hashes, nodes);
         ULLONG_FOR_EACH_1 (j, found) {
