@@ -8,7 +8,10 @@ The topology the tests build: underlay bridge br0 (addresses 1.1.2.88 and
 endpoint is 1.1.2.92 or 2001:db8::92 (--outer 4 or 6) with MAC
 f8:bc:12:44:34:b6; overlay hosts 10.0.0.1 and fd00::1 (behind ipip port t0)
 and 10.0.0.2 and fd00::2 (behind dummy port p1); --inner 4 or 6 says which
-family the tunnel carries.
+family the tunnel carries.  --dstopt TYPE puts before the inner packet a
+destination options header as Linux's ip6tnl sends by default (TYPE 4, the
+tunnel encapsulation limit, value 4, then a PadN), or with another option
+TYPE; --hbh a hop-by-hop header before everything.
 
 Case decap-fragments prints, one a line, the outer IPv6 fragments
 (scapy's fragment6, at most --fragment bytes of payload each, fragment
@@ -23,7 +26,8 @@ import logging
 logging.getLogger("scapy").setLevel(logging.ERROR)
 
 from scapy.all import (Ether, IP, IPv6, IPv6ExtHdrFragment, UDP, Raw,
-                       fragment6, raw)
+                       IPv6ExtHdrDestOpt, IPv6ExtHdrHopByHop, HBHOptUnknown,
+                       PadN, fragment6, raw)
 
 REMOTE_MAC = "f8:bc:12:44:34:b6"
 HOST_MAC = "50:54:00:00:00:07"
@@ -42,11 +46,39 @@ def inner(family, size=64):
     return ip / UDP(sport=1234, dport=5678) / Raw(payload[:size])
 
 
+def dstopt(otype, nh):
+    """A destination options header as Linux's ip6tnl sends by default
+    (encaplimit 4): 8 bytes, option 'otype' (4, the tunnel encapsulation
+    limit) of length 1 and value 4, then a PadN of 1 zero byte."""
+    return IPv6ExtHdrDestOpt(nh=nh, options=[
+        HBHOptUnknown(otype=otype, optdata=b"\x04"), PadN(optdata=b"\x00")])
+
+
+def ext_headers(args, proto):
+    """The extension headers --hbh and --dstopt ask for before next header
+    'proto', and the outer next header: (headers or None, next header)."""
+    hdrs = None
+    types = list(args.dstopt or [])
+    for i, otype in enumerate(reversed(types)):
+        h = dstopt(otype, proto if i == 0 else 60)
+        hdrs = h if hdrs is None else h / hdrs
+        proto = 60
+    if args.hbh:
+        h = IPv6ExtHdrHopByHop(nh=proto)
+        hdrs = h if hdrs is None else h / hdrs
+        proto = 0
+    return hdrs, proto
+
+
 def outer(args, payload, proto, src, dst, src_mac, dst_mac):
-    """The outer Ethernet and IP headers around 'payload' (bytes)."""
+    """The outer Ethernet and IP headers around 'payload' (bytes), after
+    the extension headers of --hbh and --dstopt (IPv6)."""
     if args.outer == 6:
+        hdrs, proto = ext_headers(args, proto)
         ip = IPv6(src=src, dst=dst, nh=proto, tc=args.tos, hlim=args.ttl,
                   fl=0)
+        if hdrs is not None:
+            ip = ip / hdrs
     else:
         ip = IP(src=src, dst=dst, proto=proto, tos=args.tos, ttl=args.ttl,
                 id=args.id, flags=0 if args.no_df else "DF")
@@ -94,6 +126,12 @@ def main():
     p.add_argument("--fragment", type=int, default=512)
     p.add_argument("--frag-id", type=int, default=7)
     p.add_argument("--reverse", action="store_true")
+    p.add_argument("--dstopt", type=lambda x: int(x, 0), action="append",
+                   help="with --outer 6, a destination options header "
+                   "before the inner packet with this option type (4: "
+                   "Linux's encapsulation limit); repeat for more headers")
+    p.add_argument("--hbh", action="store_true",
+                   help="with --outer 6, a hop-by-hop options header first")
     args = p.parse_args()
     c = args.case
     pkt = raw(inner(args.inner, args.size))

@@ -114,7 +114,9 @@ ipip_metadata6(struct flow_tnl *tnl, const struct ovs_16aligned_ip6_hdr *ip6)
 
 /* Strips the outer header of 'packet', whose outer IPv4 header 'outer'
  * passed vport_tunnel_check_outer() and is not a fragment (or whose outer
- * IPv6 header, with no extension header, did), and fills in its tunnel
+ * IPv6 header did, with no extension header or the one destination
+ * options header Linux's ip6tnl sends, stripped with it), and fills in its
+ * tunnel
  * metadata as received on vport 'port_no' (having come in on port
  * 'rx_port').  The outer protocol (next header) says the inner family: 4
  * IPv4, 41 IPv6.  Returns 0, or the counter to drop it with; the packet may
@@ -133,10 +135,23 @@ vport_ipip_decapsulate(struct dp_packet *packet, const struct ip_header *outer,
     uint8_t outer_tos = (is_ipv6
                          ? ntohl(get_16aligned_be32(&ip6->ip6_flow)) >> 20
                          : outer->ip_tos);
-    void *inner = (char *) outer + ihl;
     enum vport_tunnel_counter drop;
     struct flow_tnl *tnl;
     ovs_be32 type;
+    void *inner;
+
+    if (is_ipv6 && proto == IPPROTO_DSTOPTS) {
+        /* Linux's ip6tnl's encapsulation limit, which
+         * vport_tunnel_check_outer() found whole within the payload and
+         * followed by 4 or 41. */
+        const uint8_t *opts = (const uint8_t *) ip6 + IPV6_HEADER_LEN;
+        size_t opts_len = (opts[1] + 1) * 8;
+
+        ihl += opts_len;
+        inner_len -= opts_len;
+        proto = opts[0];
+    }
+    inner = (char *) outer + ihl;
 
     drop = ipip_check_inner(proto, inner, inner_len, outer_tos, &type);
     if (drop) {

@@ -59,13 +59,89 @@ rx_drop(struct pmd_thread *t, struct vport_tunnel *vport,
     vport_tunnel_drop(t, vport, packet, reason, NETDEV_IPIP_RX_ERRORS);
 }
 
+/* Destination options Linux's IPv6 stack walks in one header
+ * (net.ipv6.max_dst_opts_number's default), padding aside. */
+#define IPIP6_MAX_DST_OPTS 8
+
+/* Checks the destination options header at 'hdr', with the 'plen' bytes of
+ * the outer payload from there (all present), as the one header Linux's
+ * ip6tnl puts before the inner packet of ipip over IPv6 by default: its
+ * tunnel encapsulation limit (RFC 2473 section 5.1, option type 4, with a
+ * PadN).  Its next header must be 4 or 41 (else VPORT_TNL_DROP_IPV6_EXT:
+ * any chain before UDP or GRE, a second header), its length within the
+ * payload (VPORT_TNL_DROP_TRUNCATED).  Its options are walked as Linux's
+ * receive walks them: Pad1 and PadN of at most 7 bytes in a row, PadN
+ * bytes zero, every option within the header, at most IPIP6_MAX_DST_OPTS
+ * others (else VPORT_TNL_DROP_BAD_HEADER); an option whose two high bits,
+ * its action (RFC 8200 section 4.2), are 00 is skipped, the encapsulation
+ * limit among them (it limits what a tunnel entry point adds, not what an
+ * exit point takes); any other action drops the packet
+ * (VPORT_TNL_DROP_IPV6_OPTION), without the ICMPv6 parameter problem that
+ * actions 10 and 11 ask for. */
+static enum vport_tunnel_counter
+check_ipip6_dstopts(const uint8_t *hdr, size_t plen)
+{
+    size_t len, pad = 0;
+    int n_opts = 0;
+
+    if (plen < 8) {
+        return VPORT_TNL_DROP_TRUNCATED;
+    }
+    if (hdr[0] != IPPROTO_IPIP && hdr[0] != IPPROTO_IPV6) {
+        return VPORT_TNL_DROP_IPV6_EXT;
+    }
+    len = (hdr[1] + 1) * 8;
+    if (len > plen) {
+        return VPORT_TNL_DROP_TRUNCATED;
+    }
+    for (size_t i = 2; i < len; ) {
+        uint8_t type = hdr[i];
+        size_t olen;
+
+        if (type == IP6OPT_PAD1) {
+            if (++pad > 7) {
+                return VPORT_TNL_DROP_BAD_HEADER;
+            }
+            i++;
+            continue;
+        }
+        if (len - i < 2 || hdr[i + 1] > len - i - 2) {
+            return VPORT_TNL_DROP_BAD_HEADER;
+        }
+        olen = hdr[i + 1];
+        if (type == IP6OPT_PADN) {
+            pad += olen + 2;
+            if (pad > 7) {
+                return VPORT_TNL_DROP_BAD_HEADER;
+            }
+            for (size_t j = 0; j < olen; j++) {
+                if (hdr[i + 2 + j]) {
+                    return VPORT_TNL_DROP_BAD_HEADER;
+                }
+            }
+        } else {
+            pad = 0;
+            if (++n_opts > IPIP6_MAX_DST_OPTS) {
+                return VPORT_TNL_DROP_BAD_HEADER;
+            }
+            if (type & 0xc0) {
+                return VPORT_TNL_DROP_IPV6_OPTION;
+            }
+        }
+        i += 2 + olen;
+    }
+    return 0;
+}
+
 /* Checks 'ip6', the outer IPv6 header of 'packet' (IPV6_HEADER_LEN bytes
  * of it present): payload length against the bytes present (0, a jumbo
  * payload, is not carried: OVS's parsers take none), and no extension
- * header before the tunnel's own.  OVS's parsers would take hop-by-hop or
- * destination options, but compute the UDP checksum's pseudo-header over
- * the whole payload length, extension headers included, so that such a
- * packet would fail as a bad checksum: it is refused and counted here. */
+ * header before the tunnel's own but, for ipip, the one destination
+ * options header Linux's ip6tnl sends (check_ipip6_dstopts()).  OVS's
+ * parsers would take hop-by-hop or destination options before UDP or GRE,
+ * but compute the UDP checksum's pseudo-header over the whole payload
+ * length, extension headers included, so that such a packet would fail as
+ * a bad checksum: it is refused and counted here. */
 static enum vport_tunnel_counter
 check_outer6(const struct dp_packet *packet,
              const struct ovs_16aligned_ip6_hdr *ip6)
@@ -78,6 +154,10 @@ check_outer6(const struct dp_packet *packet,
     }
     if (plen > avail - IPV6_HEADER_LEN) {
         return VPORT_TNL_DROP_TRUNCATED;
+    }
+    if (ip6->ip6_nxt == IPPROTO_DSTOPTS) {
+        return check_ipip6_dstopts((const uint8_t *) ip6 + IPV6_HEADER_LEN,
+                                   plen);
     }
     if (ip6->ip6_nxt != IPPROTO_UDP && ip6->ip6_nxt != IPPROTO_GRE
         && ip6->ip6_nxt != IPPROTO_IPIP && ip6->ip6_nxt != IPPROTO_IPV6

@@ -137,6 +137,8 @@ struct vport_tunnel_thread;
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ROUTE_REFRESHES, "route cache refreshes") \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_IPV6_EXT,                          \
                          "drop outer ipv6 extension headers")              \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_IPV6_OPTION,                       \
+                         "drop outer ipv6 destination option")             \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_TX_ND_REQUESTS,                          \
                          "nd solicitations sent")                           \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ND_REQUESTS_OVER_RATE,                   \

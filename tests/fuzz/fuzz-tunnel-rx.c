@@ -39,7 +39,8 @@
  * endpoints (UDP port, GRE header); an IPv6 tunnel packet (or fragment)
  * is to an address of the port, and if whole, of a type with IPv6
  * underlays (ip6gre before gre), and if its outer header is sound it has no extension header
- * and the vport's next header and endpoints; a fragment is one, to an
+ * (but ipip one destination options header, whole in the payload, before
+ * next header 4 or 41) and the vport's next header and endpoints; a fragment is one, to an
  * address of the port; a datagram reassembled from fragments classifies as whole; an ipip
  * packet (next header 4 or 41, over IPv4 or IPv6) decapsulates into a
  * whole IPv4 or IPv6 packet, of the family its outer protocol says, with
@@ -180,8 +181,14 @@ check_taken6(const struct dp_packet *p, uint32_t port,
     fuzz_check(l4_len <= (const uint8_t *) dp_packet_tail(p) - l4,
                "checked IPv6 payload beyond the packet");
     if (IS_IPIP(vport)) {
-        fuzz_check(ip6->ip6_nxt == 4 || ip6->ip6_nxt == 41,
-                   "ipip of next header %d", ip6->ip6_nxt);
+        uint8_t nxt = ip6->ip6_nxt;
+
+        if (nxt == IPPROTO_DSTOPTS) {
+            fuzz_check(l4_len >= 8 && (l4[1] + 1) * 8 <= l4_len,
+                       "ipip destination options beyond the payload");
+            nxt = l4[0];
+        }
+        fuzz_check(nxt == 4 || nxt == 41, "ipip of next header %d", nxt);
         fuzz_check(vport != VPORT_IP6TNL_FIXED
                    || !memcmp(&ip6->ip6_src, &remote1_ip6,
                               sizeof remote1_ip6), "ip6tnl endpoints");
@@ -290,6 +297,11 @@ decapsulate(struct dp_packet *p, const struct vport_tunnel *vport)
     struct in6_addr src6, dst6;
     ovs_be32 src = 0, dst = 0;
 
+    if (is_ipv6 && proto == IPPROTO_DSTOPTS) {
+        /* The one destination options header ipip over IPv6 may have,
+         * checked whole by vport_tunnel_check_outer(). */
+        proto = ((const uint8_t *) (ip6 + 1))[0];
+    }
     if (is_ipv6) {
         memcpy(&src6, &ip6->ip6_src, sizeof src6);
         memcpy(&dst6, &ip6->ip6_dst, sizeof dst6);

@@ -18,7 +18,7 @@ from scapy.all import (ARP, Ether, Dot1Q, GRE, IP, IPv6, IPv6ExtHdrHopByHop,
                        TCP, UDP, ICMP, raw, fragment, fragment6,
                        IPv6ExtHdrFragment, IPv6ExtHdrDestOpt,
                        IPv6ExtHdrRouting, ICMPv6ND_NA, ICMPv6NDOptDstLLAddr,
-                       ICMPv6DestUnreach)
+                       ICMPv6DestUnreach, HBHOptUnknown, PadN)
 from scapy.contrib.geneve import GENEVE
 from scapy.layers.vxlan import VXLAN
 
@@ -510,6 +510,22 @@ def seeds_tunnel_rx(top):
           record(0, to6(raw(in6)[:-4], nh=41)) +
           record(1, to("192.0.2.2", raw(in4)[:-4], proto=4)) +
           record(0, to6(in6, nh=41, ext=IPv6ExtHdrHopByHop())))
+    # ipip over IPv6 behind the encapsulation limit Linux's ip6tnl sends
+    # by default (option 4, length 1, value 4, then a PadN of 1 zero
+    # byte), an option whose action bits say drop, and the header cut
+    # short.
+    def encap_limit(*more):
+        return IPv6ExtHdrDestOpt(options=[HBHOptUnknown(otype=4,
+                                                        optdata=b"\x04"),
+                                          PadN(optdata=b"\x00")] + list(more))
+    write(top, t, "ipip-encaplimit",
+          record(0, to6(in4, nh=60, ext=encap_limit())) +
+          record(0, to6(in6, nh=60, ext=encap_limit())) +
+          record(0, to6(in6, nh=60,
+                        ext=IPv6ExtHdrDestOpt(options=[
+                            HBHOptUnknown(otype=0x84, optdata=b"\x04"),
+                            PadN(optdata=b"\x00")]))) +
+          record(0, raw(to6(in4, nh=60, ext=encap_limit()))[:14 + 40 + 6]))
 
 
 def seeds_tunnel_neigh(top):

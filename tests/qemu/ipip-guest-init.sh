@@ -85,22 +85,25 @@ sit)
     ;;
 ip6tnl)
     # IPv6 underlay, addresses without duplicate address detection so that
-    # they are usable at once.  Linux's ip6tnl sends, by default, a
-    # destination options header with a tunnel encapsulation limit (RFC
-    # 2473, 4.1.1) before the inner packet; our ipip port takes no outer
-    # extension header (it counts 'drop outer ipv6 extension headers'), so
-    # the device is made with 'encaplimit none' (the conf's 'encaplimit').
+    # they are usable at once.  Linux's ip6tnl sends, by default
+    # (encaplimit 4), a destination options header with a tunnel
+    # encapsulation limit (RFC 2473, 4.1.1) before the inner packet, which
+    # our ipip port strips; the conf's 'encaplimit', if set, is passed to
+    # the device ('none': no such header).  The device's setting is
+    # printed, for the test to see which it was.
     IP=/usr/bin/ip
     $IP -6 addr add fd88::2/64 dev eth0 nodad
-    $IP link add ip6tnl1 type ip6tnl mode ip6ip6 local fd88::2 remote fd88::1 encaplimit ${encaplimit:-none}
+    $IP link add ip6tnl1 type ip6tnl mode ip6ip6 local fd88::2 remote fd88::1 ${encaplimit:+encaplimit $encaplimit}
     $IP -6 addr add fd77::2/64 dev ip6tnl1 nodad
     $IP link set ip6tnl1 up
+    echo "guest: ip6tnl1 `$IP -d link show ip6tnl1 | grep -o 'encaplimit [0-9a-z]*'`"
     echo "guest: ip6tnl1 up, mode ip6ip6"
     ping_round ip6ip6 fd77::1 ping6
     $IP link del ip6tnl1
-    $IP link add ip6tnl1 type ip6tnl mode ipip6 local fd88::2 remote fd88::1 encaplimit ${encaplimit:-none}
+    $IP link add ip6tnl1 type ip6tnl mode ipip6 local fd88::2 remote fd88::1 ${encaplimit:+encaplimit $encaplimit}
     $IP addr add 10.77.0.2/24 dev ip6tnl1
     $IP link set ip6tnl1 up
+    echo "guest: ip6tnl1 `$IP -d link show ip6tnl1 | grep -o 'encaplimit [0-9a-z]*'`"
     echo "guest: ip6tnl1 up, mode ipip6"
     ping_round ipip6 10.77.0.1 ping
     ;;

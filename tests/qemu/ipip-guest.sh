@@ -31,15 +31,17 @@
 # fd77::1 (ping6).
 # MODE ip6tnl runs over an IPv6 underlay, eth0 fd88::2/64 and the host
 # fd88::1, with Linux's ip6tnl device ip6tnl1 (local fd88::2, remote
-# fd88::1, 'encaplimit none'; see ipip-guest-init.sh) twice in one boot:
+# fd88::1; see ipip-guest-init.sh) twice in one boot:
 # first in mode ip6ip6 with fd77::2/64, pinging fd77::1 (IPv6 inside IPv6,
 # next header 41), then deleted and made again in mode ipip6 with
 # 10.77.0.2/24, pinging 10.77.0.1 (IPv4 inside IPv6, next header 4).
 # Busybox's ip cannot create ip6tnl devices, nor add an IPv6 address
 # without duplicate address detection, so these two modes run the host's
-# iproute2 'ip' (guest_add_binary).  IPIP_GUEST_ENCAPLIMIT (default none)
-# is the ip6tnl device's 'encaplimit': a number (Linux's default is 4)
-# makes it send a destination options header, which our ipip port refuses.
+# iproute2 'ip' (guest_add_binary).  IPIP_GUEST_ENCAPLIMIT, if set, is
+# the ip6tnl device's 'encaplimit' ('none': no destination options
+# header); unset, the device has Linux's default, 4, and sends a
+# destination options header with the tunnel encapsulation limit, which
+# our ipip port strips.
 #
 # WORKDIR receives the initramfs.  The exit status is 77 (autotest's
 # "skipped") if qemu, the kernel, its modules or a static busybox are
@@ -81,7 +83,7 @@ esac
 # /init is ipip-guest-init.sh; this file tells it what to load and do.
 cp "$(dirname "$0")/ipip-guest-init.sh" "$root/init"
 printf 'modules="%s"\npings=%s\nmode=%s\nencaplimit=%s\n' "$guest_modules" \
-    "$pings" "$mode" "${IPIP_GUEST_ENCAPLIMIT:-none}" > "$root/etc/ipip-guest.conf"
+    "$pings" "$mode" "${IPIP_GUEST_ENCAPLIMIT:-}" > "$root/etc/ipip-guest.conf"
 guest_initramfs_pack "$root" "$workdir/initramfs.gz"
 
 # TCG, so that the test does not depend on KVM, which the machines it runs
