@@ -38,7 +38,18 @@ set -e
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+
+# Prints how long each step took, so that CI's time can be read per step.
+run_start=$(date +%s)
+step_start=$run_start
+step_done() {
+    now=$(date +%s)
+    echo "run-tests: step $1: $((now - step_start)) s (total $((now - run_start)) s)"
+    step_start=$now
+}
+
 ./utilities/build.sh
+step_done build
 
 cache=${OVS_PERCPU_CACHE:-/var/cache/ovs-percpu}
 OVS_SRCDIR=$cache/ovs-src
@@ -47,37 +58,41 @@ export OVS_SRCDIR OVS_BUILDDIR
 
 failed=0
 make check TESTSUITEFLAGS="-j4 -k !system" || failed=1
+step_done "dummy-port tests"
 make check TESTSUITEFLAGS="-k system" || failed=1
+step_done "system tests"
 
-bench_start=$(date +%s)
 ./utilities/benchmark.sh --quick || failed=1
-echo "run-tests: benchmark --quick: $(($(date +%s) - bench_start)) s"
+step_done "benchmark --quick"
 
 tests/upstream/run-upstream.sh -j 3 -o tests/upstream/results.txt \
     -c tests/upstream/must-pass.txt dpif-netdev tunnel ofproto-dpif \
     || failed=1
-userspace_start=$(date +%s)
+step_done "OVS must-pass"
 make check-upstream-userspace || failed=1
-echo "run-tests: OVS system-userspace step: $(($(date +%s) - userspace_start)) s"
+step_done "OVS system-userspace"
 
-kernel_start=$(date +%s)
 make check-kernel KERNEL_TESTS="\$(KERNEL_CI_TESTS)" || failed=1
+step_done "kernel tests"
 make check-kmod-ci || failed=1
-echo "run-tests: kernel step: $(($(date +%s) - kernel_start)) s"
+step_done "OVS kmod tests"
 
 ./utilities/build.sh --with-dpdk
 (cd _build-dpdk && make check TESTSUITEFLAGS="-k dpdk") || failed=1
+step_done "DPDK build and test"
 
-clang_start=$(date +%s)
 ./utilities/build.sh --with-thread-safety || failed=1
-echo "run-tests: thread-safety build: $(($(date +%s) - clang_start)) s"
+step_done "thread-safety build"
 
 if [ "${OVS_PERCPU_SANITIZERS:-yes}" != no ]; then
     ./utilities/build.sh --with-sanitizers
+    step_done "sanitizer build"
     (cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j3 -k !system") \
         || failed=1
+    step_done "sanitizer dummy-port tests"
     (cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,faults") \
         || failed=1
+    step_done "sanitizer fault tests"
 fi
 
 if [ $failed -ne 0 ]; then
