@@ -339,7 +339,7 @@ megaflow_actions_create(const struct nlattr *actions, size_t size)
 
     dp_actions_needs_compute(actions, size, &a->needs);
     a->size = size;
-    memcpy(a->actions, actions, size);
+    nullable_memcpy(a->actions, actions, size); /* Drop: NULL, 0. */
     return a;
 }
 
