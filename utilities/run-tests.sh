@@ -1,38 +1,45 @@
 #!/bin/sh
-# Builds ovs-percpu (see build.sh) and runs the whole test suite:
-#   1. our autotest suite: the dummy-port tests in parallel, then the
-#      system tests (namespaces, veth, real traffic) one at a time, since
-#      they share the host's network devices;
-#   1b. the side-by-side benchmark in its quickest form
+# Builds ovs-percpu (see build.sh) and runs the whole test suite, in this
+# order (the times are those of a clean-clone run on this 2-core machine;
+# Documentation/testing.md has the latest):
+#   1. our system tests (namespaces, veth, real traffic; keyword system),
+#      one at a time, since they share the host's network devices (about
+#      12 minutes), and beside them, in the background, OVS's own tests
+#      that must pass against our ovs-vswitchd
+#      (tests/upstream/must-pass.txt, 290 tests of the dummy datapath, no
+#      network device, four at a time; their log is printed when both
+#      end): each side spends most of its time waiting, on traffic and
+#      timers or on daemons;
+#   2. the side-by-side benchmark in its quickest form
 #      (utilities/benchmark.sh --quick: every scenario, one round of 0.2 s
-#      per datapath, about 3 minutes), which fails when a scenario cannot
+#      per datapath, about 1.5 minutes), which fails when a scenario cannot
 #      run or does not reach its flow count; no thresholds: it prints its
 #      ratios, which on a shared CI machine mean little;
-#   2. OVS's own tests that must pass against our ovs-vswitchd
-#      (tests/upstream/must-pass.txt), and of OVS's system-userspace suite
-#      (real traffic between namespaces) the quick subset in
-#      tests/upstream/userspace-must-pass.txt (make
-#      check-upstream-userspace, about 7 minutes);
-#   3. the kernel datapath in a qemu/TCG guest: our kernel tests (make
+#   3. of OVS's system-userspace suite (real traffic between namespaces)
+#      the quick subset in tests/upstream/userspace-must-pass.txt (make
+#      check-upstream-userspace, about 2.5 minutes);
+#   4. the kernel datapath in a qemu/TCG guest: our kernel tests (make
 #      check-kernel, less the longer ipip ones: KERNEL_CI_TESTS) and
 #      OVS's kernel-datapath tests of the CI subset
-#      (make check-kmod-ci, tests/upstream/kmod-ci.txt), about 10 minutes;
+#      (make check-kmod-ci, tests/upstream/kmod-ci.txt), about 8 minutes;
 #      both say why and pass where qemu, the guest kernel or its headers
 #      (so our module) are missing;
-#   4. the DPDK build (build.sh --with-dpdk, in _build-dpdk) and its DPDK
+#   5. the DPDK build (build.sh --with-dpdk, in _build-dpdk) and its DPDK
 #      port test, with hugepages the test reserves and releases;
-#   5. the clang build with -Wthread-safety -Werror (build.sh
+#   6. the clang build with -Wthread-safety -Werror (build.sh
 #      --with-thread-safety, in _build-clang), which checks the locking
-#      annotations; build only, about a minute;
-#   6. the AddressSanitizer and UndefinedBehaviorSanitizer build
+#      annotations; build only, about a minute and a half;
+#   7. the AddressSanitizer and UndefinedBehaviorSanitizer build
 #      (build.sh --with-sanitizers, in _build-asan) and, under it, our
-#      dummy-port tests and the fault tests under traffic (keyword faults:
-#      LeakSanitizer checks each daemon as it exits), failing on any
-#      sanitizer report (make check-sanitizers): about 10 more minutes.
-#      OVS_PERCPU_SANITIZERS=no skips it.
-# The dummy-port tests spend most of their time waiting for daemons, so
-# they run four (three under the sanitizers, and OVS's own tests) at a time
-# on this 2-core machine.
+#      dummy-port tests (every test but the system ones, three at a time:
+#      under the sanitizers they keep both cores busy) and the fault tests
+#      under traffic (keyword faults: LeakSanitizer checks each daemon as
+#      it exits), failing on any sanitizer report (make check-sanitizers):
+#      about 13 minutes.  The dummy-port tests run only here, not also in
+#      the plain build: twice would cost 10 minutes for what the sanitizer
+#      build checks more strictly.  OVS_PERCPU_SANITIZERS=no skips this
+#      step and runs the dummy-port tests in the plain build instead (four
+#      at a time).
 # Exits non-zero if anything fails.
 set -e
 
@@ -55,20 +62,28 @@ cache=${OVS_PERCPU_CACHE:-/var/cache/ovs-percpu}
 OVS_SRCDIR=$cache/ovs-src
 OVS_BUILDDIR=$cache/ovs-build
 export OVS_SRCDIR OVS_BUILDDIR
+sanitizers=${OVS_PERCPU_SANITIZERS:-yes}
 
 failed=0
-make check TESTSUITEFLAGS="-j4 -k !system" || failed=1
-step_done "dummy-port tests"
+upstream_log=tests/upstream/must-pass.log
+tests/upstream/run-upstream.sh -j 4 -o tests/upstream/results.txt \
+    -c tests/upstream/must-pass.txt dpif-netdev tunnel ofproto-dpif \
+    > "$upstream_log" 2>&1 &
+upstream_pid=$!
 make check TESTSUITEFLAGS="-k system" || failed=1
 step_done "system tests"
+wait $upstream_pid || failed=1
+cat "$upstream_log"
+step_done "OVS must-pass (after the system tests, beside them)"
+
+if [ "$sanitizers" = no ]; then
+    make check TESTSUITEFLAGS="-j4 -k !system" || failed=1
+    step_done "dummy-port tests"
+fi
 
 ./utilities/benchmark.sh --quick || failed=1
 step_done "benchmark --quick"
 
-tests/upstream/run-upstream.sh -j 3 -o tests/upstream/results.txt \
-    -c tests/upstream/must-pass.txt dpif-netdev tunnel ofproto-dpif \
-    || failed=1
-step_done "OVS must-pass"
 make check-upstream-userspace || failed=1
 step_done "OVS system-userspace"
 
@@ -84,15 +99,15 @@ step_done "DPDK build and test"
 ./utilities/build.sh --with-thread-safety || failed=1
 step_done "thread-safety build"
 
-if [ "${OVS_PERCPU_SANITIZERS:-yes}" != no ]; then
+if [ "$sanitizers" != no ]; then
     ./utilities/build.sh --with-sanitizers
     step_done "sanitizer build"
     (cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j3 -k !system") \
         || failed=1
-    step_done "sanitizer dummy-port tests"
+    step_done "dummy-port tests, under the sanitizers"
     (cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,faults") \
         || failed=1
-    step_done "sanitizer fault tests"
+    step_done "fault tests, under the sanitizers"
 fi
 
 if [ $failed -ne 0 ]; then
