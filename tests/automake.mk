@@ -62,6 +62,7 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/upstream/run-kmod.sh tests/upstream/kmod-minimal.txt \
 	tests/upstream/kmod-must-pass.txt tests/upstream/kmod-ci.txt \
 	tests/upstream/run-upstream.sh tests/upstream/must-pass.txt \
+	tests/upstream/must-pass-translation.txt \
 	tests/upstream/userspace-must-pass.txt utilities/build-deb.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
@@ -174,6 +175,17 @@ check-kernel-fuzz: all
 	$(kernel_guest_status)
 .PHONY: check-kernel check-kmod-must-pass check-kmod-ci check-kmod-upstream \
 	check-kernel-fuzz
+
+# OVS's own tests of the dummy datapath that must pass against our
+# ovs-vswitchd: those that reach the datapath (tests/upstream/must-pass.txt,
+# what CI runs, UPSTREAM_JOBS at a time) and those that only trace
+# ofproto's OpenFlow translation (must-pass-translation.txt).
+UPSTREAM_JOBS = 4
+check-upstream: all
+	$(SHELL) $(srcdir)/tests/upstream/run-upstream.sh -j $(UPSTREAM_JOBS) \
+	  -c $(srcdir)/tests/upstream/must-pass.txt \
+	  -c $(srcdir)/tests/upstream/must-pass-translation.txt
+.PHONY: check-upstream
 
 # OVS's system-userspace-testsuite (real traffic between namespaces)
 # against our ovs-vswitchd.  run-upstream.sh takes the system lock itself,

@@ -8,11 +8,11 @@
 #       dpif-netdev, ofproto-dpif, tunnel; "all": the whole suite), prints
 #       how many passed, and writes "KEYWORD NUM pass|fail|skip TITLE" lines to RESULTS
 #       (default upstream-results.txt).
-#   run-upstream.sh [OPTION]... -c MUST_PASS
-#       Runs only the tests titled in MUST_PASS (one title a line, '#'
-#       starts a comment) and fails unless every one of them passes.  This
-#       is what CI runs: it skips the known failures, some of which wait
-#       for a 30-second timeout.
+#   run-upstream.sh [OPTION]... -c MUST_PASS [-c MUST_PASS]...
+#       Runs only the tests titled in the MUST_PASS lists (one title a
+#       line, '#' starts a comment) and fails unless every one of them
+#       passes.  This is what CI runs (must-pass.txt): it skips the known
+#       failures, some of which wait for a 30-second timeout.
 #
 # Options:
 #   -j N      run N tests at a time (default 2)
@@ -56,7 +56,7 @@ while getopts ij:o:c:s:P:T:L: opt; do
     case $opt in
         j) jobs=$OPTARG ;;
         o) results=$OPTARG ;;
-        c) must_pass=$OPTARG ;;
+        c) must_pass="$must_pass $OPTARG" ;;
         s) suite=$OPTARG ;;
         P) first_path="$first_path$OPTARG:" ;;
         T) times=$OPTARG ;;
@@ -66,6 +66,9 @@ while getopts ij:o:c:s:P:T:L: opt; do
     esac
 done
 shift $((OPTIND - 1))
+for list in $must_pass; do
+    [ -r "$list" ] || { echo "run-upstream: cannot read $list" >&2; exit 2; }
+done
 if [ -z "$must_pass" ] && [ $# -eq 0 ]; then
     echo "usage: $0 [-i] [-j N] [-o RESULTS] KEYWORD... | $0 [-i] [-j N] -c MUST_PASS" >&2
     exit 2
@@ -257,7 +260,9 @@ if [ -n "$must_pass" ]; then
             exit 1
         fi
         echo $nums >> "$workdir/numbers"
-    done < "$must_pass"
+    done <<LISTS
+$(cat $must_pass)
+LISTS
     n=$(wc -l < "$workdir/titles")
     echo "run-upstream: running the $n OVS tests that must pass"
     run_tests $(cat "$workdir/numbers")
