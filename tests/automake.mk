@@ -180,7 +180,7 @@ check-kernel-fuzz: all
 # ovs-vswitchd: those that reach the datapath (tests/upstream/must-pass.txt,
 # what CI runs, UPSTREAM_JOBS at a time) and those that only trace
 # ofproto's OpenFlow translation (must-pass-translation.txt).
-UPSTREAM_JOBS = 4
+UPSTREAM_JOBS = 3
 check-upstream: all
 	$(SHELL) $(srcdir)/tests/upstream/run-upstream.sh -j $(UPSTREAM_JOBS) \
 	  -c $(srcdir)/tests/upstream/must-pass.txt \
