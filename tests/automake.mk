@@ -87,10 +87,20 @@ $(TESTSUITE): $(TESTSUITE_AT) $(srcdir)/tests/package.m4
 
 # TESTSUITEFLAGS, e.g. TESTSUITEFLAGS='-j2 -k flow', go to the suite.
 # First, the layering rule of lib/packet/ (utilities/check-layers.sh).
+# RECHECK=yes runs the tests that failed once more, one at a time, as OVS's
+# own "make check RECHECK=yes" does: a test that passes then is named in a
+# "passed on recheck" line, so that a flaky test is seen, not hidden.
 check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 	$(SHELL) '$(srcdir)/utilities/check-layers.sh' '$(abs_top_srcdir)'
 	$(SHELL) '$(TESTSUITE)' -C tests AUTOTEST_PATH='$(AUTOTEST_PATH)' \
-	  $(TESTSUITEFLAGS)
+	  $(TESTSUITEFLAGS) || { \
+	  test X'$(RECHECK)' = Xyes || exit 1; \
+	  failed=`sed -n '/^Failed tests:$$/,/^Skipped tests:$$/s/^ *\([1-9][0-9]*\): .*/\1/p; /^Unexpected passes:$$/,/^## Detailed failed tests/s/^ *\([1-9][0-9]*\): .*/\1/p' tests/testsuite.log | tr '\n' ' '`; \
+	  echo "check: rechecking the failed tests: $$failed"; \
+	  cp tests/testsuite.log tests/testsuite-before-recheck.log; \
+	  $(SHELL) '$(TESTSUITE)' -C tests AUTOTEST_PATH='$(AUTOTEST_PATH)' \
+	    --recheck || exit 1; \
+	  echo "check: passed on recheck (flaky): $$failed"; }
 
 clean-local:
 	test ! -f '$(TESTSUITE)' || $(SHELL) '$(TESTSUITE)' -C tests --clean
@@ -181,8 +191,11 @@ check-kernel-fuzz: all
 # what CI runs, UPSTREAM_JOBS at a time) and those that only trace
 # ofproto's OpenFlow translation (must-pass-translation.txt).
 UPSTREAM_JOBS = 3
+# RECHECK=yes: the failed must-pass tests run once more (run-upstream.sh -r).
+upstream_recheck = `test X'$(RECHECK)' != Xyes || echo -r`
 check-upstream: all
 	$(SHELL) $(srcdir)/tests/upstream/run-upstream.sh -j $(UPSTREAM_JOBS) \
+	  $(upstream_recheck) \
 	  -c $(srcdir)/tests/upstream/must-pass.txt \
 	  -c $(srcdir)/tests/upstream/must-pass-translation.txt
 .PHONY: check-upstream
@@ -194,7 +207,7 @@ check-upstream: all
 UPSTREAM_USERSPACE_SUITE = system-userspace-testsuite
 UPSTREAM_USERSPACE_RESULTS = $(abs_builddir)/tests/upstream/userspace-results
 upstream_userspace = $(SHELL) $(srcdir)/tests/upstream/run-upstream.sh \
-	-s $(UPSTREAM_USERSPACE_SUITE) \
+	-s $(UPSTREAM_USERSPACE_SUITE) $(upstream_recheck) \
 	-L $(UPSTREAM_USERSPACE_RESULTS)/failed
 upstream_status = case $$status in \
 	  77) echo "$@: skipped (the reason is above)"; exit 0 ;; \

@@ -42,72 +42,207 @@
 # tests took 5 minutes less in all, but failed 5 of OVS's tests and one of
 # ours on real-time waits, and both sides keep the CPU busy enough that no
 # other pairing is safer.
+# Each failed test runs once more, one at a time (RECHECK=yes, as OVS's own
+# CI runs its suites); one that passes then is named "passed on recheck
+# (flaky)" in the summary at the end, and its step still passes.  Each
+# step's output goes to the terminal and to a log in tests/run-tests-logs/;
+# the summary at the end gives each step's time and result and, for each
+# step that failed, its failure lines and the diffs of its failed tests, so
+# that the end of the output says what failed.
 # Exits non-zero if anything fails.
 set -e
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-# Prints how long each step took, so that CI's time can be read per step.
+logdir=$top/tests/run-tests-logs
+rm -rf "$logdir"
+mkdir -p "$logdir"
 run_start=$(date +%s)
-step_start=$run_start
-step_done() {
+: > "$logdir/steps"
+
+# Runs the step named $1, the command "$@" after it, with its output to
+# the terminal and to $logdir/N.log; writes "N SECONDS ok|FAILED NAME" to
+# $logdir/steps and prints the step's time.  Returns the command's status.
+run_step() {
+    name=$1
+    shift
+    n=$(($(wc -l < "$logdir/steps") + 1))
+    log=$logdir/$n.log
+    start=$(date +%s)
+    rm -f "$log.failed"
+    { "$@" 2>&1 || echo $? > "$log.failed"; } | tee "$log"
     now=$(date +%s)
-    echo "run-tests: step $1: $((now - step_start)) s (total $((now - run_start)) s)"
-    step_start=$now
+    if [ -f "$log.failed" ]; then
+        result=FAILED
+    else
+        result=ok
+    fi
+    echo "$n $((now - start)) $result $name" >> "$logdir/steps"
+    echo "run-tests: step $name: $((now - start)) s (total $((now - run_start)) s): $result"
+    [ $result = ok ]
 }
 
-./utilities/build.sh
-step_done build
+# Prints the lines of a failed step's log $1 that say what failed (or its
+# last 30 lines if none does), and the diffs of the failed tests in the
+# autotest logs $2... (the first run's, before any recheck), at most 60
+# lines of each.
+print_failure() {
+    log=$1
+    shift
+    pattern=' FAILED \(|^ERROR: |failed unexpectedly|MUST-PASS|: [0-9]+ passed, [1-9]'
+    pattern="$pattern|^check-sanitizers: reports|^make(\[[0-9]+\])?: \*\*\*|error:"
+    pattern="$pattern|^benchmark|^run-kmod: |^kernel"
+    if grep -q -E "$pattern" "$log"; then
+        grep -E "$pattern" "$log" | head -30
+    else
+        tail -30 "$log"
+    fi
+    for suite_log in "$@"; do
+        if [ -d "$suite_log" ]; then
+            # Sanitizer reports, a file each: the first lines of three.
+            for report in $(find "$suite_log" -maxdepth 1 -type f | head -3); do
+                echo "--- $report:"
+                head -20 "$report"
+            done
+            # A directory of failed tests' directories, each with its log.
+            shown=0
+            for one_log in "$suite_log"/*/testsuite.log \
+                           "$suite_log"/*/*/testsuite.log; do
+                [ -f "$one_log" ] && [ $shown -lt 3 ] || continue
+                shown=$((shown + 1))
+                echo "--- from $one_log:"
+                print_test_diffs < "$one_log" | head -40
+            done
+            continue
+        fi
+        [ -f "$suite_log" ] || continue
+        grep -q '^## Detailed failed tests' "$suite_log" || continue
+        echo "--- from $suite_log:"
+        sed -n '/^## Detailed failed tests/,$p' "$suite_log" \
+            | print_test_diffs | head -60
+    done
+}
+
+# Prints, of an autotest log on its input, the lines that name a test,
+# the command that failed and the diff of what it printed.
+print_test_diffs() {
+    awk '/^[0-9]+\. .*: testing/ { print; next }
+         /exit code was/ { if (last != "") print last; last = ""; print; next }
+         /^[^ ]*\.at:[0-9]+: / { last = $0; in_diff = 0; next }
+         /^--- / { if (last != "") print last; last = ""; in_diff = 1;
+                   print; next }
+         in_diff && /^[-+@ ]/ { print; next }
+         /FAILED/ { print }
+         { in_diff = 0 }'
+}
+
+# Prints each step's time and result, what failed in the steps that
+# failed, and the tests that passed only on recheck.
+print_summary() {
+    echo
+    echo "run-tests: summary (seconds, result, step)"
+    while read -r n seconds result name; do
+        printf '  %5s %-6s %s\n' "$seconds" "$result" "$name"
+    done < "$logdir/steps"
+    echo "  $(($(date +%s) - run_start)) s in all; logs in $logdir"
+    grep -h -E '^(check|run-upstream): passed on recheck' "$logdir"/*.log \
+        | sed 's/^/  /' || true
+    while read -r n seconds result name; do
+        [ "$result" = FAILED ] || continue
+        echo
+        echo "run-tests: what failed in step $name:"
+        print_failure "$logdir/$n.log" $(eval echo \$suite_logs_$n)
+    done < "$logdir/steps"
+}
+
+# The autotest logs of step $1 (its number), for print_failure: the one
+# before a recheck if there was one.
+set_suite_logs() {
+    logs=
+    for dir in "$@"; do
+        if [ -f "$dir/testsuite-before-recheck.log" ]; then
+            logs="$logs $dir/testsuite-before-recheck.log"
+        fi
+        logs="$logs $dir/testsuite.log"
+    done
+    eval suite_logs_$(($(wc -l < "$logdir/steps") + 1))=\"\$logs\"
+}
+
+# The directories of failed OVS tests' logs of the next step, for
+# print_failure; suite_logs_add adds to those set_suite_logs chose.
+suite_logs_here() {
+    eval suite_logs_$(($(wc -l < "$logdir/steps") + 1))=\"\$*\"
+}
+suite_logs_add() {
+    n=$(($(wc -l < "$logdir/steps") + 1))
+    eval suite_logs_$n=\"\$suite_logs_$n \$*\"
+}
+
+run_step build ./utilities/build.sh || { print_summary; exit 1; }
 
 cache=${OVS_PERCPU_CACHE:-/var/cache/ovs-percpu}
 OVS_SRCDIR=$cache/ovs-src
 OVS_BUILDDIR=$cache/ovs-build
 export OVS_SRCDIR OVS_BUILDDIR
 sanitizers=${OVS_PERCPU_SANITIZERS:-yes}
+rm -f tests/testsuite-before-recheck.log _build-asan/tests/testsuite-before-recheck.log \
+      _build-dpdk/tests/testsuite-before-recheck.log
 
 failed=0
 if [ "$sanitizers" = no ]; then
-    make check TESTSUITEFLAGS="-j4 -k !system" || failed=1
-    step_done "dummy-port tests"
+    set_suite_logs tests
+    run_step "dummy-port tests" \
+        make check TESTSUITEFLAGS="-j4 -k !system" RECHECK=yes || failed=1
 fi
 
-make check TESTSUITEFLAGS="-k system" || failed=1
-step_done "system tests"
+set_suite_logs tests
+run_step "system tests" \
+    make check TESTSUITEFLAGS="-k system" RECHECK=yes || failed=1
 
-./utilities/benchmark.sh --quick || failed=1
-step_done "benchmark --quick"
+run_step "benchmark --quick" ./utilities/benchmark.sh --quick || failed=1
 
-tests/upstream/run-upstream.sh -j 3 -c tests/upstream/must-pass.txt \
+rm -rf tests/upstream/failed tests/upstream/userspace-results/failed
+suite_logs_here tests/upstream/failed
+run_step "OVS must-pass" tests/upstream/run-upstream.sh -j 3 -r \
+    -c tests/upstream/must-pass.txt || failed=1
+
+suite_logs_here tests/upstream/userspace-results/failed
+run_step "OVS system-userspace" \
+    make check-upstream-userspace RECHECK=yes || failed=1
+
+set_suite_logs tests/kernel-results
+run_step "kernel tests" \
+    make check-kernel KERNEL_TESTS="\$(KERNEL_CI_TESTS)" || failed=1
+suite_logs_here tests/upstream/kmod-results/failed
+run_step "OVS kmod tests" make check-kmod-ci || failed=1
+
+dpdk_build_and_test() {
+    ./utilities/build.sh --with-dpdk &&
+    (cd _build-dpdk && make check TESTSUITEFLAGS="-k dpdk" RECHECK=yes)
+}
+set_suite_logs _build-dpdk/tests
+run_step "DPDK build and test" dpdk_build_and_test || failed=1
+
+run_step "thread-safety build" ./utilities/build.sh --with-thread-safety \
     || failed=1
-step_done "OVS must-pass"
-
-make check-upstream-userspace || failed=1
-step_done "OVS system-userspace"
-
-make check-kernel KERNEL_TESTS="\$(KERNEL_CI_TESTS)" || failed=1
-step_done "kernel tests"
-make check-kmod-ci || failed=1
-step_done "OVS kmod tests"
-
-./utilities/build.sh --with-dpdk
-(cd _build-dpdk && make check TESTSUITEFLAGS="-k dpdk") || failed=1
-step_done "DPDK build and test"
-
-./utilities/build.sh --with-thread-safety || failed=1
-step_done "thread-safety build"
 
 if [ "$sanitizers" != no ]; then
-    ./utilities/build.sh --with-sanitizers
-    step_done "sanitizer build"
-    (cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j3 -k !system") \
+    run_step "sanitizer build" ./utilities/build.sh --with-sanitizers \
+        || { failed=1; print_summary; exit 1; }
+    set_suite_logs _build-asan/tests
+    suite_logs_add _build-asan/sanitizer-logs
+    run_step "dummy-port tests, under the sanitizers" sh -c \
+        'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j3 -k !system" RECHECK=yes' \
         || failed=1
-    step_done "dummy-port tests, under the sanitizers"
-    (cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,faults") \
+    set_suite_logs _build-asan/tests
+    suite_logs_add _build-asan/sanitizer-logs
+    run_step "fault tests, under the sanitizers" sh -c \
+        'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,faults" RECHECK=yes' \
         || failed=1
-    step_done "fault tests, under the sanitizers"
 fi
 
+print_summary
 if [ $failed -ne 0 ]; then
     echo "run-tests: FAILED"
     exit 1

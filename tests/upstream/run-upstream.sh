@@ -39,6 +39,10 @@
 #             counted)
 #   -L DIR    where the logs of failed tests are kept (default
 #             tests/upstream/failed of our build)
+#   -r        with -c: run the tests that failed once more, one at a time,
+#             as OVS's own "make check RECHECK=yes" does; one that passes
+#             then is named in a "passed on recheck" line (flaky, seen),
+#             and its first failure's log is kept all the same
 #
 # The trees are found through OVS_SRCDIR, OVS_BUILDDIR and PERCPU_BUILDDIR,
 # which default to the usual places.
@@ -52,7 +56,8 @@ first_path=
 times=
 faildir=
 isolated=
-while getopts ij:o:c:s:P:T:L: opt; do
+recheck=
+while getopts ij:o:c:s:P:T:L:r opt; do
     case $opt in
         j) jobs=$OPTARG ;;
         o) results=$OPTARG ;;
@@ -62,6 +67,7 @@ while getopts ij:o:c:s:P:T:L: opt; do
         T) times=$OPTARG ;;
         L) faildir=$OPTARG ;;
         i) isolated=yes ;;
+        r) recheck=yes ;;
         *) exit 2 ;;
     esac
 done
@@ -246,6 +252,14 @@ test_status() {
     fi
 }
 
+# Prints the numbers of the must-pass tests ($workdir/numbers) that did
+# not pass ($workdir/run.out, to which a recheck appends its own output).
+must_pass_failures() {
+    for num in $(cat "$workdir/numbers"); do
+        [ "$(test_status "$num")" = pass ] || printf '%s ' "$num"
+    done
+}
+
 if [ -n "$must_pass" ]; then
     list_tests > "$workdir/all.list"
     : > "$workdir/numbers"
@@ -267,16 +281,32 @@ LISTS
     echo "run-upstream: running the $n OVS tests that must pass"
     run_tests $(cat "$workdir/numbers")
 
-    failed=0
-    while read -r nums; do
-        for num in $nums; do
-            if [ "$(test_status "$num")" != pass ]; then
-                echo "run-upstream: MUST-PASS test failed: $num" \
-                     "$(awk -v n="$num" '$1 == n' "$workdir/all.list")"
-                failed=$((failed + 1))
-            fi
+    failed_numbers=$(must_pass_failures)
+    if [ -n "$failed_numbers" ] && [ -n "$recheck" ]; then
+        keep_failed_logs
+        echo "run-upstream: rechecking, one at a time:" $failed_numbers
+        rm -rf "$workdir/failed"
+        jobs=1
+        cp "$workdir/run.out" "$workdir/first.out"
+        run_tests $failed_numbers
+        cat "$workdir/run.out" >> "$workdir/first.out"
+        mv "$workdir/first.out" "$workdir/run.out"
+        rechecked=$failed_numbers
+        failed_numbers=$(must_pass_failures)
+        for num in $rechecked; do
+            case " $failed_numbers " in
+                *" $num "*) ;;
+                *) echo "run-upstream: passed on recheck (flaky):" \
+                        "$(awk -v n="$num" '$1 == n' "$workdir/all.list")" ;;
+            esac
         done
-    done < "$workdir/numbers"
+    fi
+    failed=0
+    for num in $failed_numbers; do
+        echo "run-upstream: MUST-PASS test failed: $num" \
+             "$(awk -v n="$num" '$1 == n' "$workdir/all.list")"
+        failed=$((failed + 1))
+    done
     echo "run-upstream: must-pass: $((n - failed)) passed, $failed failed"
     if [ $failed -ne 0 ]; then
         keep_failed_logs
