@@ -13,30 +13,42 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Instructions per packet, per function, from one forwarding window of
-ovs-percpu-benchmark run under callgrind (the dump named after the
-scenario, FILE.1 and so on; Documentation/performance.md).
+"""Instructions (or another callgrind event) per packet, per function, from
+one forwarding window of ovs-percpu-benchmark run under callgrind (the
+dump named after the scenario, FILE.1 and so on;
+Documentation/performance.md).
 
-usage: callgrind-per-packet.py FILE [N]
+usage: callgrind-per-packet.py FILE [N [EVENT]]
 
-Prints the window's total instructions per packet and the N (default 30)
-functions with the most instructions of their own (inlined code counts in
-its caller), per packet.  Packets are the calls to miniflow_extract():
-both datapaths extract each received packet's key once."""
+Prints the window's total of EVENT per packet and the N (default 30)
+functions with the most of it of their own (inlined code counts in its
+caller), per packet.  EVENT is one of the file's events (default Ir,
+instructions; with valgrind --cache-sim=yes, D1mr and D1mw are the
+simulated first-level data cache's read and write misses).  Packets are
+the calls to miniflow_extract(): both datapaths extract each received
+packet's key once."""
 
 import collections
 import re
 import sys
 
 
-def parse(path):
+def parse(path, event):
     names = {}
+    column = 1
     self_cost = collections.Counter()
     calls = collections.Counter()
     fn = cfn = None
     after_calls = False
     for line in open(path):
         line = line.rstrip('\n')
+        if line.startswith('events:'):
+            events = line.split()[1:]
+            if event not in events:
+                sys.exit('%s: no event %s (it has %s)'
+                         % (path, event, ' '.join(events)))
+            column = events.index(event) + 1
+            continue
         m = re.match(r'(c?fn)=\((\d+)\)(?: (.*))?$', line)
         if m:
             if m.group(3):
@@ -54,23 +66,24 @@ def parse(path):
             fields = line.split()
             if after_calls:
                 after_calls = False     # The call's inclusive cost.
-            elif len(fields) >= 2:
-                self_cost[fn] += int(fields[1])
+            elif len(fields) > column:
+                self_cost[fn] += int(fields[column])
     return names, self_cost, calls
 
 
 def main():
-    names, self_cost, calls = parse(sys.argv[1])
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+    event = sys.argv[3] if len(sys.argv) > 3 else 'Ir'
+    names, self_cost, calls = parse(sys.argv[1], event)
     packets = sum(v for k, v in calls.items()
                   if names.get(k) == 'miniflow_extract')
     if not packets:
         sys.exit('%s: no calls to miniflow_extract' % sys.argv[1])
     total = sum(self_cost.values())
-    print('%d packets, %.1f instructions per packet'
-          % (packets, total / packets))
+    what = 'instructions' if event == 'Ir' else event
+    print('%d packets, %.2f %s per packet' % (packets, total / packets, what))
     for k, v in self_cost.most_common(n):
-        print('%8.1f  %5.1f%%  %s' % (v / packets, 100.0 * v / total,
+        print('%8.2f  %5.1f%%  %s' % (v / packets, 100.0 * v / total,
                                       names.get(k, k)))
 
 
