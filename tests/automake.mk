@@ -92,6 +92,7 @@ $(TESTSUITE): $(TESTSUITE_AT) $(srcdir)/tests/package.m4
 # "passed on recheck" line, so that a flaky test is seen, not hidden.
 check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 	$(SHELL) '$(srcdir)/utilities/check-layers.sh' '$(abs_top_srcdir)'
+	rm -f tests/testsuite-before-recheck.log
 	$(SHELL) '$(TESTSUITE)' -C tests AUTOTEST_PATH='$(AUTOTEST_PATH)' \
 	  $(TESTSUITEFLAGS) || { \
 	  test X'$(RECHECK)' = Xyes || exit 1; \

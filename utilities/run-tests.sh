@@ -61,9 +61,16 @@ mkdir -p "$logdir"
 run_start=$(date +%s)
 : > "$logdir/steps"
 
+# What the next step's failure is read from, set before run_step: its
+# autotest logs (files; the first run's before the recheck's) and the
+# directories of its failed tests' logs or sanitizer reports.
+step_logs=
+
 # Runs the step named $1, the command "$@" after it, with its output to
 # the terminal and to $logdir/N.log; writes "N SECONDS ok|FAILED NAME" to
-# $logdir/steps and prints the step's time.  Returns the command's status.
+# $logdir/steps and prints the step's time.  If it fails, copies its
+# 'step_logs' to $logdir/N.evidence.I, before a later step can overwrite
+# them.  Returns the command's status.
 run_step() {
     name=$1
     shift
@@ -75,21 +82,29 @@ run_step() {
     now=$(date +%s)
     if [ -f "$log.failed" ]; then
         result=FAILED
+        i=0
+        for path in $step_logs; do
+            i=$((i + 1))
+            # Daemons' unix sockets cannot be copied: the rest is enough.
+            [ ! -e "$path" ] || cp -r "$path" "$log.evidence.$i" 2>/dev/null \
+                || true
+        done
     else
         result=ok
     fi
+    step_logs=
     echo "$n $((now - start)) $result $name" >> "$logdir/steps"
     echo "run-tests: step $name: $((now - start)) s (total $((now - run_start)) s): $result"
     [ $result = ok ]
 }
 
 # Prints the lines of a failed step's log $1 that say what failed (or its
-# last 30 lines if none does), and the diffs of the failed tests in the
-# autotest logs $2... (the first run's, before any recheck), at most 60
-# lines of each.
+# last 30 lines if none does), and what run_step kept of its step_logs:
+# the diffs of the failed tests of each autotest log, at most 60 lines
+# each, and of each directory the first lines of three sanitizer reports
+# and the diffs of three failed tests.
 print_failure() {
     log=$1
-    shift
     pattern=' FAILED \(|^ERROR: |failed unexpectedly|MUST-PASS|: [0-9]+ passed, [1-9]'
     pattern="$pattern|^check-sanitizers: reports|^make(\[[0-9]+\])?: \*\*\*|error:"
     pattern="$pattern|^benchmark|^run-kmod: |^kernel"
@@ -98,7 +113,7 @@ print_failure() {
     else
         tail -30 "$log"
     fi
-    for suite_log in "$@"; do
+    for suite_log in "$log".evidence.*; do
         if [ -d "$suite_log" ]; then
             # Sanitizer reports, a file each: the first lines of three.
             for report in $(find "$suite_log" -maxdepth 1 -type f | head -3); do
@@ -152,31 +167,8 @@ print_summary() {
         [ "$result" = FAILED ] || continue
         echo
         echo "run-tests: what failed in step $name:"
-        print_failure "$logdir/$n.log" $(eval echo \$suite_logs_$n)
+        print_failure "$logdir/$n.log"
     done < "$logdir/steps"
-}
-
-# The autotest logs of step $1 (its number), for print_failure: the one
-# before a recheck if there was one.
-set_suite_logs() {
-    logs=
-    for dir in "$@"; do
-        if [ -f "$dir/testsuite-before-recheck.log" ]; then
-            logs="$logs $dir/testsuite-before-recheck.log"
-        fi
-        logs="$logs $dir/testsuite.log"
-    done
-    eval suite_logs_$(($(wc -l < "$logdir/steps") + 1))=\"\$logs\"
-}
-
-# The directories of failed OVS tests' logs of the next step, for
-# print_failure; suite_logs_add adds to those set_suite_logs chose.
-suite_logs_here() {
-    eval suite_logs_$(($(wc -l < "$logdir/steps") + 1))=\"\$*\"
-}
-suite_logs_add() {
-    n=$(($(wc -l < "$logdir/steps") + 1))
-    eval suite_logs_$n=\"\$suite_logs_$n \$*\"
 }
 
 run_step build ./utilities/build.sh || { print_summary; exit 1; }
@@ -186,42 +178,41 @@ OVS_SRCDIR=$cache/ovs-src
 OVS_BUILDDIR=$cache/ovs-build
 export OVS_SRCDIR OVS_BUILDDIR
 sanitizers=${OVS_PERCPU_SANITIZERS:-yes}
-rm -f tests/testsuite-before-recheck.log _build-asan/tests/testsuite-before-recheck.log \
-      _build-dpdk/tests/testsuite-before-recheck.log
+autotest_logs="tests/testsuite-before-recheck.log tests/testsuite.log"
 
 failed=0
 if [ "$sanitizers" = no ]; then
-    set_suite_logs tests
+    step_logs=$autotest_logs
     run_step "dummy-port tests" \
         make check TESTSUITEFLAGS="-j4 -k !system" RECHECK=yes || failed=1
 fi
 
-set_suite_logs tests
+step_logs=$autotest_logs
 run_step "system tests" \
     make check TESTSUITEFLAGS="-k system" RECHECK=yes || failed=1
 
 run_step "benchmark --quick" ./utilities/benchmark.sh --quick || failed=1
 
 rm -rf tests/upstream/failed tests/upstream/userspace-results/failed
-suite_logs_here tests/upstream/failed
+step_logs=tests/upstream/failed
 run_step "OVS must-pass" tests/upstream/run-upstream.sh -j 3 -r \
     -c tests/upstream/must-pass.txt || failed=1
 
-suite_logs_here tests/upstream/userspace-results/failed
+step_logs=tests/upstream/userspace-results/failed
 run_step "OVS system-userspace" \
     make check-upstream-userspace RECHECK=yes || failed=1
 
-set_suite_logs tests/kernel-results
+step_logs=tests/kernel-results/testsuite.log
 run_step "kernel tests" \
     make check-kernel KERNEL_TESTS="\$(KERNEL_CI_TESTS)" || failed=1
-suite_logs_here tests/upstream/kmod-results/failed
+step_logs=tests/upstream/kmod-results/failed
 run_step "OVS kmod tests" make check-kmod-ci || failed=1
 
 dpdk_build_and_test() {
     ./utilities/build.sh --with-dpdk &&
     (cd _build-dpdk && make check TESTSUITEFLAGS="-k dpdk" RECHECK=yes)
 }
-set_suite_logs _build-dpdk/tests
+step_logs=$(for f in $autotest_logs; do echo "_build-dpdk/$f"; done)
 run_step "DPDK build and test" dpdk_build_and_test || failed=1
 
 run_step "thread-safety build" ./utilities/build.sh --with-thread-safety \
@@ -230,13 +221,13 @@ run_step "thread-safety build" ./utilities/build.sh --with-thread-safety \
 if [ "$sanitizers" != no ]; then
     run_step "sanitizer build" ./utilities/build.sh --with-sanitizers \
         || { failed=1; print_summary; exit 1; }
-    set_suite_logs _build-asan/tests
-    suite_logs_add _build-asan/sanitizer-logs
+    step_logs="$(for f in $autotest_logs; do echo "_build-asan/$f"; done)
+               _build-asan/sanitizer-logs"
     run_step "dummy-port tests, under the sanitizers" sh -c \
         'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j3 -k !system" RECHECK=yes' \
         || failed=1
-    set_suite_logs _build-asan/tests
-    suite_logs_add _build-asan/sanitizer-logs
+    step_logs="$(for f in $autotest_logs; do echo "_build-asan/$f"; done)
+               _build-asan/sanitizer-logs"
     run_step "fault tests, under the sanitizers" sh -c \
         'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,faults" RECHECK=yes' \
         || failed=1
