@@ -63,7 +63,8 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/upstream/kmod-must-pass.txt tests/upstream/kmod-ci.txt \
 	tests/upstream/run-upstream.sh tests/upstream/must-pass.txt \
 	tests/upstream/must-pass-translation.txt \
-	tests/upstream/userspace-must-pass.txt utilities/build-deb.sh
+	tests/upstream/userspace-must-pass.txt utilities/build-deb.sh \
+	utilities/subreaper.py
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
@@ -85,6 +86,12 @@ $(TESTSUITE): $(TESTSUITE_AT) $(srcdir)/tests/package.m4
 	$(AM_V_GEN)$(AUTOTEST) -I '$(srcdir)' -I '$(srcdir)/tests' \
 	  -I '$(OVS_SRCDIR)' -o '$@.tmp' '$@.at' && mv '$@.tmp' '$@'
 
+# The suite runs under utilities/subreaper.py, which reaps the daemons the
+# tests stop as they exit: PID 1 of CI's machine reaps orphans only about
+# 1.7 s late, and until then each test's wait for its daemon to stop
+# ('kill -0') waits on.  SUBREAPER= runs the suite without it.
+SUBREAPER = $(srcdir)/utilities/subreaper.py
+
 # TESTSUITEFLAGS, e.g. TESTSUITEFLAGS='-j2 -k flow', go to the suite.
 # First, the layering rule of lib/packet/ (utilities/check-layers.sh).
 # RECHECK=yes runs the tests that failed once more, one at a time, as OVS's
@@ -93,14 +100,14 @@ $(TESTSUITE): $(TESTSUITE_AT) $(srcdir)/tests/package.m4
 check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 	$(SHELL) '$(srcdir)/utilities/check-layers.sh' '$(abs_top_srcdir)'
 	rm -f tests/testsuite-before-recheck.log
-	$(SHELL) '$(TESTSUITE)' -C tests AUTOTEST_PATH='$(AUTOTEST_PATH)' \
-	  $(TESTSUITEFLAGS) || { \
+	$(SUBREAPER) $(SHELL) '$(TESTSUITE)' -C tests \
+	  AUTOTEST_PATH='$(AUTOTEST_PATH)' $(TESTSUITEFLAGS) || { \
 	  test X'$(RECHECK)' = Xyes || exit 1; \
 	  failed=`sed -n '/^Failed tests:$$/,/^Skipped tests:$$/s/^ *\([1-9][0-9]*\): .*/\1/p; /^Unexpected passes:$$/,/^## Detailed failed tests/s/^ *\([1-9][0-9]*\): .*/\1/p' tests/testsuite.log | tr '\n' ' '`; \
 	  echo "check: rechecking the failed tests: $$failed"; \
 	  cp tests/testsuite.log tests/testsuite-before-recheck.log; \
-	  $(SHELL) '$(TESTSUITE)' -C tests AUTOTEST_PATH='$(AUTOTEST_PATH)' \
-	    --recheck || exit 1; \
+	  $(SUBREAPER) $(SHELL) '$(TESTSUITE)' -C tests \
+	    AUTOTEST_PATH='$(AUTOTEST_PATH)' --recheck || exit 1; \
 	  echo "check: passed on recheck (flaky): $$failed"; }
 
 clean-local:
