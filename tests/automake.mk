@@ -63,6 +63,7 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/upstream/kmod-must-pass.txt tests/upstream/kmod-ci.txt \
 	tests/upstream/run-upstream.sh tests/upstream/must-pass.txt \
 	tests/upstream/must-pass-translation.txt \
+	tests/upstream/must-pass-variants.txt \
 	tests/upstream/userspace-must-pass.txt utilities/build-deb.sh \
 	utilities/subreaper.py
 DISTCLEANFILES = tests/atconfig tests/atlocal
@@ -195,9 +196,10 @@ check-kernel-fuzz: all
 	check-kernel-fuzz
 
 # OVS's own tests of the dummy datapath that must pass against our
-# ovs-vswitchd: those that reach the datapath (tests/upstream/must-pass.txt,
-# what CI runs, UPSTREAM_JOBS at a time) and those that only trace
-# ofproto's OpenFlow translation (must-pass-translation.txt).
+# ovs-vswitchd, UPSTREAM_JOBS at a time: those that reach the datapath
+# (tests/upstream/must-pass.txt, what CI runs), their OpenFlow-version
+# twins (must-pass-variants.txt) and those that only trace ofproto's
+# OpenFlow translation (must-pass-translation.txt).
 UPSTREAM_JOBS = 3
 # RECHECK=yes: the failed must-pass tests run once more (run-upstream.sh -r).
 upstream_recheck = `test X'$(RECHECK)' != Xyes || echo -r`
@@ -205,8 +207,24 @@ check-upstream: all
 	$(SHELL) $(srcdir)/tests/upstream/run-upstream.sh -j $(UPSTREAM_JOBS) \
 	  $(upstream_recheck) \
 	  -c $(srcdir)/tests/upstream/must-pass.txt \
+	  -c $(srcdir)/tests/upstream/must-pass-variants.txt \
 	  -c $(srcdir)/tests/upstream/must-pass-translation.txt
 .PHONY: check-upstream
+
+# The DPDK variant: utilities/build.sh --with-dpdk builds it in
+# _build-dpdk (against an OVS tree configured --with-dpdk=shared, built
+# once), and its DPDK port test runs there (tests/percpu-dpdk.at; root; it
+# reserves hugepages and releases them).  Not in CI, which leaves it here
+# to keep within its time (testing.md, "CI's steps and their time"): the
+# DPDK build compiles the same sources, differing only where DPDK_NETDEV
+# changes OVS's dp_packet (the mbuf: lib/packet/tso-segsz.h) and where our
+# PMD threads take DPDK lcores, so a break there shows only here.
+check-dpdk:
+	cd '$(abs_top_srcdir)' && ./utilities/build.sh --with-dpdk
+	cd '$(abs_top_srcdir)/_build-dpdk' && \
+	  $(MAKE) check TESTSUITEFLAGS="-k dpdk $(TESTSUITEFLAGS)" \
+	    RECHECK='$(RECHECK)'
+.PHONY: check-dpdk
 
 # OVS's system-userspace-testsuite (real traffic between namespaces)
 # against our ovs-vswitchd.  run-upstream.sh takes the system lock itself,
