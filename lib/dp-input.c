@@ -37,9 +37,6 @@
 /* Packets of one batch that hit the same megaflow. */
 struct flow_batch {
     struct megaflow *flow;          /* The megaflow they hit. */
-    struct flow_stats_slot *stats_slot; /* The thread's slot in 'flow''s
-                                     * statistics, if a packet's cache hit
-                                     * brought it, or NULL. */
     struct dp_packet_batch packets; /* The packets, in arrival order. */
     uint32_t n_bytes;               /* Their total size. */
     uint16_t tcp_flags;             /* Their TCP flags, OR-ed. */
@@ -102,26 +99,19 @@ flow_batches_find(struct flow_batches *fb, struct megaflow *flow)
     b = &fb->batches[fb->n++];
     fb->index[slot] = fb->n;
     b->flow = flow;
-    b->stats_slot = NULL;
     dp_packet_batch_init(&b->packets);
     b->n_bytes = 0;
     b->tcp_flags = 0;
     return b;
 }
 
-/* Adds 'packet', which hit 'flow', to the flow batch for 'flow' in 'fb'.
- * 'stats_slot' is the thread's statistics slot of 'flow', if the packet's
- * cache hit brought it, or NULL. */
+/* Adds 'packet', which hit 'flow', to the flow batch for 'flow' in 'fb'. */
 static void
 flow_batch_add(struct flow_batches *fb, struct megaflow *flow,
-               struct flow_stats_slot *stats_slot, struct dp_packet *packet,
-               uint16_t tcp_flags)
+               struct dp_packet *packet, uint16_t tcp_flags)
 {
     struct flow_batch *b = flow_batches_find(fb, flow);
 
-    if (stats_slot) {
-        b->stats_slot = stats_slot;
-    }
     dp_packet_batch_add(&b->packets, packet);
     b->n_bytes += dp_packet_size(packet);
     b->tcp_flags |= tcp_flags;
@@ -189,10 +179,6 @@ struct input_batch {
                                                  * the batched lookup. */
     struct megaflow *flows[NETDEV_MAX_BURST];   /* Its megaflow, NULL while
                                                  * it has none. */
-    struct flow_stats_slot *stats_slots[NETDEV_MAX_BURST]; /* The thread's
-                                                 * slot of its megaflow's
-                                                 * statistics, from a cache
-                                                 * hit, or NULL. */
     struct dp_packet *packets[NETDEV_MAX_BURST]; /* The packet. */
     uint16_t tcp_flags[NETDEV_MAX_BURST];       /* Its TCP flags. */
 };
@@ -229,15 +215,9 @@ input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
         }
 
         packet_key_init(key, packet, t->recirc_depth);
-        ib->stats_slots[n] = NULL;
-        ib->flows[n] = (use_emc
-                        ? flow_cache_lookup(t->cache, key, &ib->stats_slots[n])
-                        : NULL);
+        ib->flows[n] = use_emc ? flow_cache_lookup(t->cache, key) : NULL;
         if (!ib->flows[n]) {
             miss_map |= 1UL << n;
-        } else if (ib->stats_slots[n]) {
-            /* Pass 4 writes it, a batch later. */
-            OVS_PREFETCH_WRITE(ib->stats_slots[n]);
         }
         ib->miniflows[n] = &key->mf;
         ib->tcp_flags[n] = miniflow_get_tcp_flags(&key->mf);
@@ -313,8 +293,8 @@ input_execute_grouped(struct pmd_thread *t, struct input_batch *ib, size_t n)
     flow_batches_init(&fb);
     for (size_t i = 0; i < n; i++) {
         if (ib->flows[i]) {
-            flow_batch_add(&fb, ib->flows[i], ib->stats_slots[i],
-                           ib->packets[i], ib->tcp_flags[i]);
+            flow_batch_add(&fb, ib->flows[i], ib->packets[i],
+                           ib->tcp_flags[i]);
         }
     }
     for (size_t i = 0; i < fb.n; i++) {
@@ -323,7 +303,7 @@ input_execute_grouped(struct pmd_thread *t, struct input_batch *ib, size_t n)
         const struct megaflow *outer = t->exec_flow;
         const struct flow *outer_key = t->exec_key;
 
-        flow_stats_update(b->flow->stats, b->stats_slot, t->index,
+        flow_stats_update(b->flow->stats, t->index,
                           dp_packet_batch_size(&b->packets), b->n_bytes,
                           b->tcp_flags, t->now);
         actions = megaflow_get_actions(b->flow);

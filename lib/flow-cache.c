@@ -17,7 +17,6 @@
 #include <config.h>
 #include "flow-cache.h"
 
-#include "flow-stats.h"
 #include "flow-table.h"
 #include "packet-key.h"
 #include "util.h"
@@ -25,14 +24,12 @@
 /* Entries swept per flow_cache_sweep() call. */
 #define FLOW_CACHE_SWEEP_BATCH 8
 
-/* Creates an empty cache, for the exclusive use of the thread whose slot
- * in every megaflow's statistics is 'stats_slot_idx'. */
+/* Creates an empty cache, for one thread's exclusive use. */
 struct flow_cache *
-flow_cache_create(size_t stats_slot_idx)
+flow_cache_create(void)
 {
     struct flow_cache *cache = xzalloc_cacheline(sizeof *cache);
 
-    cache->stats_slot_idx = stats_slot_idx;
     return cache;
 }
 
@@ -42,7 +39,6 @@ flow_cache_entry_clear(struct flow_cache_entry *e)
 {
     megaflow_unref(e->flow);
     e->flow = NULL;
-    e->stats_slot = NULL;
 }
 
 /* Drops every entry of 'cache' and the references they hold. */
@@ -64,9 +60,7 @@ flow_cache_destroy(struct flow_cache *cache)
     }
 }
 
-/* Caches 'flow' for 'key', with the thread's statistics slot of 'flow'
- * (allocated now if the thread has none yet: it is about to hit the flow),
- * replacing an empty or dead entry if one of the two
+/* Caches 'flow' for 'key', replacing an empty or dead entry if one of the two
  * candidates is, and otherwise the one whose hash is smaller (a cheap,
  * stateless choice of victim, as dpif-netdev makes). */
 void
@@ -92,8 +86,6 @@ flow_cache_insert(struct flow_cache *cache, const struct packet_key *key,
     }
     flow_cache_entry_clear(victim);
     victim->flow = flow;
-    victim->stats_slot = flow_stats_own_slot(flow->stats,
-                                             cache->stats_slot_idx);
     packet_key_copy(&victim->key, key);
 }
 

@@ -24,17 +24,12 @@
  * needs no lock.  An entry maps a packet's full key to a megaflow and holds a
  * reference to it, so that the megaflow outlives RCU grace periods while
  * cached.  A megaflow removed from the table is dropped from the cache the
- * next time a lookup or the incremental sweep meets it.
- *
- * An entry also keeps the thread's statistics slot of its megaflow, so that
- * a hit's statistics update touches that slot alone (flow-stats.h). */
+ * next time a lookup or the incremental sweep meets it. */
 
 #include <stddef.h>
 
 #include "flow-table.h"
 #include "packet-key.h"
-
-struct flow_stats_slot;
 
 /* Number of entries: a power of two.  8192 entries of about 700 bytes each
  * is what OVS's dpif-netdev uses per PMD thread. */
@@ -46,16 +41,12 @@ struct flow_stats_slot;
 
 struct flow_cache_entry {
     struct megaflow *flow;      /* Referenced megaflow, or NULL if empty. */
-    struct flow_stats_slot *stats_slot; /* The thread's slot in 'flow''s
-                                 * statistics, or NULL if it has none. */
     struct packet_key key;      /* Key of the packet that installed it. */
 };
 
 struct flow_cache {
     struct flow_cache_entry entries[FLOW_CACHE_ENTRIES];
     size_t sweep_pos;           /* Next entry flow_cache_sweep() checks. */
-    size_t stats_slot_idx;      /* The thread's index among the slots of
-                                 * every megaflow's statistics. */
 };
 
 void flow_cache_entry_clear(struct flow_cache_entry *);
@@ -67,12 +58,10 @@ flow_cache_candidate(struct flow_cache *cache, uint32_t hash, int i)
     return &cache->entries[(hash >> (i * FLOW_CACHE_SHIFT)) & FLOW_CACHE_MASK];
 }
 
-/* Returns the megaflow cached for 'key', or NULL, and stores the thread's
- * statistics slot of that megaflow in '*stats_slotp' (NULL if none).
- * Inline, because it runs for every packet. */
+/* Returns the megaflow cached for 'key', or NULL.  Inline, because it runs
+ * for every packet. */
 static inline struct megaflow *
-flow_cache_lookup(struct flow_cache *cache, const struct packet_key *key,
-                  struct flow_stats_slot **stats_slotp)
+flow_cache_lookup(struct flow_cache *cache, const struct packet_key *key)
 {
     for (int i = 0; i < 2; i++) {
         struct flow_cache_entry *e = flow_cache_candidate(cache, key->hash,
@@ -84,14 +73,13 @@ flow_cache_lookup(struct flow_cache *cache, const struct packet_key *key,
                 flow_cache_entry_clear(e);
                 return NULL;
             }
-            *stats_slotp = e->stats_slot;
             return e->flow;
         }
     }
     return NULL;
 }
 
-struct flow_cache *flow_cache_create(size_t stats_slot_idx);
+struct flow_cache *flow_cache_create(void);
 void flow_cache_destroy(struct flow_cache *);
 
 void flow_cache_insert(struct flow_cache *, const struct packet_key *,

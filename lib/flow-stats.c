@@ -31,20 +31,11 @@
 #include "util.h"
 
 /* One thread's counters for one flow.  Only the owning thread writes a slot
- * (slot 0: whoever holds the flow's slot0_lock_for()), except for
- * 'clear_request', which flow_stats_clear() increments; readers load the
- * members with relaxed atomics so that they never see a torn value.  Each
- * slot fills whole cache lines of its own, so that two threads' slots never
- * share one.
- *
- * A slot whose 'cleared' differs from its 'clear_request' was cleared since
- * its owner last wrote it: it counts as zero, and its owner zeroes it at its
- * next update.  So an update reads nothing but the slot, and a thread that
- * knows its slot (its exact-match cache keeps it) touches no other line of
- * the flow's statistics. */
+ * (slot 0: whoever holds the flow's slot0_lock_for()); readers load the members with relaxed
+ * atomics so that they never see a torn value.  Each slot fills whole cache
+ * lines of its own, so that two threads' slots never share one. */
 struct flow_stats_slot {
-    atomic_uint32_t clear_request; /* Bumped by each flow_stats_clear(). */
-    atomic_uint32_t cleared;    /* 'clear_request' when last zeroed. */
+    atomic_uint32_t generation; /* flow_stats 'generation' when last zeroed. */
     atomic_uint16_t tcp_flags;  /* Bitwise-OR of TCP flags seen. */
     atomic_ullong n_packets;    /* Packets hit. */
     atomic_ullong n_bytes;      /* Bytes hit. */
@@ -53,6 +44,9 @@ struct flow_stats_slot {
 BUILD_ASSERT_DECL(sizeof(struct flow_stats_slot) <= FLOW_STATS_SLOT_SIZE);
 
 struct flow_stats {
+    /* Incremented by flow_stats_clear().  A slot whose 'generation' differs
+     * counts as zero. */
+    atomic_uint32_t generation;
     uint32_t owner;             /* Thread whose slot came with the flow. */
     size_t n_slots;             /* Number of elements in 'slots'. */
 
@@ -165,6 +159,7 @@ flow_stats_init(struct flow_stats *stats, size_t n_slots, size_t owner,
                 void *owner_slot)
 {
     ovs_assert(n_slots > 0);
+    atomic_init(&stats->generation, 0);
     stats->n_slots = n_slots;
     stats->owner = owner < n_slots && owner_slot ? owner : 0;
     for (size_t i = 0; i < n_slots; i++) {
@@ -190,21 +185,22 @@ flow_stats_uninit(struct flow_stats *stats)
 }
 
 static inline void
-slot_add(struct flow_stats_slot *slot, uint32_t n_packets, uint32_t n_bytes,
-         uint16_t tcp_flags, long long int now)
+slot_add(struct flow_stats_slot *slot, uint32_t generation,
+         uint32_t n_packets, uint32_t n_bytes, uint16_t tcp_flags,
+         long long int now)
 {
     unsigned long long packets, bytes;
-    uint32_t request, cleared;
+    uint32_t slot_generation;
     uint16_t flags;
 
-    atomic_read_relaxed(&slot->clear_request, &request);
-    atomic_read_relaxed(&slot->cleared, &cleared);
-    if (OVS_UNLIKELY(request != cleared)) {
+    atomic_read_relaxed(&slot->generation, &slot_generation);
+    if (slot_generation != generation) {
         atomic_store_relaxed(&slot->n_packets, 0);
         atomic_store_relaxed(&slot->n_bytes, 0);
         atomic_store_relaxed(&slot->tcp_flags, 0);
         atomic_store_relaxed(&slot->used, 0);
-        atomic_store_explicit(&slot->cleared, request, memory_order_release);
+        atomic_store_explicit(&slot->generation, generation,
+                              memory_order_release);
     }
     atomic_read_relaxed(&slot->n_packets, &packets);
     atomic_store_relaxed(&slot->n_packets, packets + n_packets);
@@ -217,8 +213,8 @@ slot_add(struct flow_stats_slot *slot, uint32_t n_packets, uint32_t n_bytes,
 
 /* Adds to slot 0, which several threads may share, under its lock. */
 static void
-slot0_add(struct flow_stats *stats, uint32_t n_packets, uint32_t n_bytes,
-          uint16_t tcp_flags, long long int now)
+slot0_add(struct flow_stats *stats, uint32_t generation, uint32_t n_packets,
+          uint32_t n_bytes, uint16_t tcp_flags, long long int now)
 {
     struct ovs_mutex *lock = slot0_lock_for(stats);
     struct flow_stats_slot *slot0;
@@ -230,9 +226,10 @@ slot0_add(struct flow_stats *stats, uint32_t n_packets, uint32_t n_bytes,
         if (!slot0) {
             out_of_memory();
         }
+        atomic_init(&slot0->generation, generation);
         ovsrcu_set(&stats->slots[0], slot0);
     }
-    slot_add(slot0, n_packets, n_bytes, tcp_flags, now);
+    slot_add(slot0, generation, n_packets, n_bytes, tcp_flags, now);
     ovs_mutex_unlock(lock);
 }
 
@@ -241,46 +238,6 @@ slot0_add(struct flow_stats *stats, uint32_t n_packets, uint32_t n_bytes,
  * which ends in a tail call or a return, does not need. */
 #define SLOW_PATH __attribute__((__noinline__))
 
-/* Returns the slot of forwarding thread 'slot_idx' in 'stats' if it has
- * one, otherwise NULL. */
-static struct flow_stats_slot *
-own_slot_get(const struct flow_stats *stats_, size_t slot_idx)
-{
-    struct flow_stats *stats = CONST_CAST(struct flow_stats *, stats_);
-
-    return (slot_idx > 0 && slot_idx < stats->n_slots
-            ? ovsrcu_get(struct flow_stats_slot *, &stats->slots[slot_idx])
-            : NULL);
-}
-
-/* Returns forwarding thread 'slot_idx''s own slot of 'stats', allocating it
- * on the thread's first call, for flow_stats_update() to take.  Returns NULL
- * if the thread's updates go to slot 0: thread 0's, any thread's whose slot
- * could not be allocated, and, without allocating, every thread's in the
- * benchmark's shared mode.  Only that thread calls this with that index. */
-struct flow_stats_slot *
-flow_stats_own_slot(struct flow_stats *stats, size_t slot_idx)
-{
-    struct flow_stats_slot *slot;
-    bool shared;
-
-    atomic_read_relaxed(&shared_locked, &shared);
-    if (shared) {
-        return NULL;
-    }
-    slot = own_slot_get(stats, slot_idx);
-    if (!slot && slot_idx > 0 && slot_idx < stats->n_slots) {
-        bool fail;
-
-        atomic_read_relaxed(&fail_slot_alloc, &fail);
-        slot = fail ? NULL : slot_alloc();
-        if (slot) {
-            ovsrcu_set(&stats->slots[slot_idx], slot);
-        }
-    }
-    return slot;
-}
-
 /* flow_stats_update()'s slow path: the thread's first hit on the flow,
  * which allocates its slot, or an update that goes to slot 0. */
 static SLOW_PATH void
@@ -288,39 +245,56 @@ flow_stats_update_slow(struct flow_stats *stats, size_t slot_idx,
                        uint32_t n_packets, uint32_t n_bytes,
                        uint16_t tcp_flags, long long int now)
 {
-    struct flow_stats_slot *slot = flow_stats_own_slot(stats, slot_idx);
+    struct flow_stats_slot *slot = NULL;
+    uint32_t generation;
+    bool shared;
 
+    atomic_read_relaxed(&stats->generation, &generation);
+    atomic_read_relaxed(&shared_locked, &shared);
+    if (slot_idx > 0 && slot_idx < stats->n_slots && !shared) {
+        slot = ovsrcu_get(struct flow_stats_slot *, &stats->slots[slot_idx]);
+        if (!slot) {
+            bool fail;
+
+            atomic_read_relaxed(&fail_slot_alloc, &fail);
+            slot = fail ? NULL : slot_alloc();
+            if (slot) {
+                atomic_init(&slot->generation, generation);
+                ovsrcu_set(&stats->slots[slot_idx], slot);
+            }
+        }
+    }
     if (slot) {
-        slot_add(slot, n_packets, n_bytes, tcp_flags, now);
+        slot_add(slot, generation, n_packets, n_bytes, tcp_flags, now);
     } else {
-        slot0_add(stats, n_packets, n_bytes, tcp_flags, now);
+        slot0_add(stats, generation, n_packets, n_bytes, tcp_flags, now);
     }
 }
 
 /* Adds a batch's packets to the slot of the forwarding thread 'slot_idx',
  * allocating the slot on the thread's first hit.  Only that thread calls
- * this with that index.  'own_slot' is that slot, as flow_stats_own_slot()
- * returned it, if the caller kept it, otherwise NULL: with it, the update
- * reads and writes the slot's cache line and no other.
+ * this with that index.
  *
  * It runs for every megaflow a batch hits, as often as once a packet with
  * many megaflows, so the usual case (the thread's slot exists) is kept
  * apart from the rest, which it reaches by a tail call: it then needs no
  * stack frame. */
 void
-flow_stats_update(struct flow_stats *stats, struct flow_stats_slot *own_slot,
-                  size_t slot_idx, uint32_t n_packets, uint32_t n_bytes,
-                  uint16_t tcp_flags, long long int now)
+flow_stats_update(struct flow_stats *stats, size_t slot_idx,
+                  uint32_t n_packets, uint32_t n_bytes, uint16_t tcp_flags,
+                  long long int now)
 {
+    uint32_t generation;
     bool shared;
 
+    atomic_read_relaxed(&stats->generation, &generation);
     atomic_read_relaxed(&shared_locked, &shared);
-    if (OVS_LIKELY(!shared)) {
-        struct flow_stats_slot *slot = (own_slot ? own_slot
-                                        : own_slot_get(stats, slot_idx));
+    if (OVS_LIKELY(slot_idx > 0 && slot_idx < stats->n_slots && !shared)) {
+        struct flow_stats_slot *slot;
 
+        slot = ovsrcu_get(struct flow_stats_slot *, &stats->slots[slot_idx]);
         if (OVS_LIKELY(slot)) {
-            slot_add(slot, n_packets, n_bytes, tcp_flags, now);
+            slot_add(slot, generation, n_packets, n_bytes, tcp_flags, now);
             return;
         }
     }
@@ -328,23 +302,21 @@ flow_stats_update(struct flow_stats *stats, struct flow_stats_slot *own_slot,
                            now);
 }
 
-/* Reads 'slot_' into 'info'.  Returns false, with 'info' zeroed, if the
- * slot was cleared since its owner last wrote it. */
 static bool
-slot_read(const struct flow_stats_slot *slot_,
+slot_read(const struct flow_stats_slot *slot_, uint32_t generation,
           struct flow_stats_slot_info *info)
 {
     struct flow_stats_slot *slot = CONST_CAST(struct flow_stats_slot *,
                                               slot_);
     unsigned long long packets, bytes;
-    uint32_t request, cleared;
+    uint32_t slot_generation;
     long long int used;
     uint16_t flags;
 
     memset(info, 0, sizeof *info);
-    atomic_read_explicit(&slot->cleared, &cleared, memory_order_acquire);
-    atomic_read_relaxed(&slot->clear_request, &request);
-    if (request != cleared) {
+    atomic_read_explicit(&slot->generation, &slot_generation,
+                         memory_order_acquire);
+    if (slot_generation != generation) {
         return false;
     }
     atomic_read_relaxed(&slot->n_packets, &packets);
@@ -363,14 +335,16 @@ void
 flow_stats_get(const struct flow_stats *stats_, struct dpif_flow_stats *out)
 {
     struct flow_stats *stats = CONST_CAST(struct flow_stats *, stats_);
+    uint32_t generation;
 
     memset(out, 0, sizeof *out);
+    atomic_read_relaxed(&stats->generation, &generation);
     for (size_t i = 0; i < stats->n_slots; i++) {
         const struct flow_stats_slot *slot;
         struct flow_stats_slot_info info;
 
         slot = ovsrcu_get(struct flow_stats_slot *, &stats->slots[i]);
-        if (slot && slot_read(slot, &info)) {
+        if (slot && slot_read(slot, generation, &info)) {
             out->n_packets += info.n_packets;
             out->n_bytes += info.n_bytes;
             out->used = MAX(out->used, info.used);
@@ -379,24 +353,15 @@ flow_stats_get(const struct flow_stats *stats_, struct dpif_flow_stats *out)
     }
 }
 
-/* Zeroes 'stats' as readers see them.  Writes one word of each slot, its
- * clear request, which the slot's owner honours by zeroing the slot's
- * counters at its next update: the counters themselves stay the owner's
- * alone to write. */
+/* Zeroes 'stats' as readers see them, without writing any thread's slot. */
 void
 flow_stats_clear(struct flow_stats *stats)
 {
-    for (size_t i = 0; i < stats->n_slots; i++) {
-        struct flow_stats_slot *slot;
+    uint32_t generation;
 
-        slot = ovsrcu_get(struct flow_stats_slot *, &stats->slots[i]);
-        if (slot) {
-            uint32_t orig;
-
-            atomic_add_explicit(&slot->clear_request, 1, &orig,
-                                memory_order_release);
-        }
-    }
+    atomic_read_relaxed(&stats->generation, &generation);
+    atomic_store_explicit(&stats->generation, generation + 1,
+                          memory_order_release);
 }
 
 /* Returns the number of slots in 'stats', i.e. the largest thread index plus
@@ -415,6 +380,7 @@ flow_stats_get_slot(const struct flow_stats *stats_, size_t slot_idx,
 {
     struct flow_stats *stats = CONST_CAST(struct flow_stats *, stats_);
     const struct flow_stats_slot *slot;
+    uint32_t generation;
 
     memset(info, 0, sizeof *info);
     if (slot_idx >= stats->n_slots) {
@@ -424,7 +390,8 @@ flow_stats_get_slot(const struct flow_stats *stats_, size_t slot_idx,
     if (!slot) {
         return false;
     }
-    slot_read(slot, info);
+    atomic_read_relaxed(&stats->generation, &generation);
+    slot_read(slot, generation, info);
     return true;
 }
 

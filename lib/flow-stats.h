@@ -32,11 +32,8 @@
  * written under a mutex.
  *
  * Readers (dumps, flow_get, the per-thread breakdown) sum the slots.  Clearing
- * writes no counter: it bumps a clear request in each slot, and a slot whose
- * request its owner has not yet met counts as zero until the owner, at its
- * next update, zeroes its counters.  So an update reads and writes its
- * thread's slot and nothing else, given the slot: flow_stats_own_slot()
- * returns it, for a thread's exact-match cache to keep beside the flow.
+ * never writes a slot: it bumps a generation number, and a slot stamped with
+ * an older generation counts as zero until its owner next writes it.
  *
  * For benchmarks only, flow_stats_set_shared_locked() sends every thread's
  * updates to slot 0 under its lock: one shared, locked slot per flow, the
@@ -50,7 +47,6 @@
 
 struct dpif_flow_stats;
 struct flow_stats;
-struct flow_stats_slot;
 
 /* One thread's share of a flow's statistics, as flow_stats_get_slot()
  * reports it. */
@@ -70,10 +66,8 @@ void flow_stats_init(struct flow_stats *, size_t n_slots, size_t owner,
                      void *owner_slot);
 void flow_stats_uninit(struct flow_stats *);
 
-struct flow_stats_slot *flow_stats_own_slot(struct flow_stats *,
-                                            size_t slot);
-void flow_stats_update(struct flow_stats *, struct flow_stats_slot *own_slot,
-                       size_t slot, uint32_t n_packets, uint32_t n_bytes,
+void flow_stats_update(struct flow_stats *, size_t slot,
+                       uint32_t n_packets, uint32_t n_bytes,
                        uint16_t tcp_flags, long long int now);
 
 void flow_stats_get(const struct flow_stats *, struct dpif_flow_stats *);

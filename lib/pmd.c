@@ -93,7 +93,7 @@ pmd_thread_alloc(struct datapath *dp, unsigned index, unsigned core_id,
     t->dp = dp;
     t->index = index;
     t->core_id = core_id;
-    t->cache = flow_cache_create(index);
+    t->cache = flow_cache_create();
     t->ranking = flow_table_ranking_create();
     for (int i = 0; i < PMD_N_COUNTERS; i++) {
         atomic_init(&t->counters[i], 0);
