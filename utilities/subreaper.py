@@ -10,7 +10,7 @@ orphaned as soon as its launcher exits, and an orphan is reparented to the
 nearest "child subreaper" ancestor, else to PID 1.  OVS's tests stop a
 daemon with "ovs-appctl exit" and then wait while "kill -0 PID" succeeds,
 which it does as long as the daemon is a zombie: until its new parent reaps
-it.  Where PID 1 reaps orphans lazily (on the Firecracker guests CI runs
+it.  Where PID 1 reaps orphans lazily (on the machine CI runs
 on, about 1.7 s after they exit), every daemon's stop costs OVS_WAIT_WHILE
 a full one- or two-second step instead of its first 0.1 s one: about 3 s a
 test for ovsdb-server and ovs-vswitchd.  Run under this wrapper, the
