@@ -79,7 +79,7 @@ case $1 in
     # cast of a byte pointer to a packet header struct (gcc on x86 never
     # does), which OVS's own code writes with ALIGNED_CAST and ours does
     # not yet.  -O0, without -g: the analysis is the front end's, and the
-    # build, which CI runs, takes about half as long unoptimized.
+    # build, which CI runs, took 67 s so against 95 s at -O2 -g.
     ./utilities/prepare-ovs-tree.sh "$cache"
     build_copy _build-clang CC=clang CFLAGS="-O0 -Wno-cast-align" \
         --enable-Werror --without-linux \
