@@ -24,15 +24,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct dp_actions_needs;
 struct dp_packet_batch;
 struct flow;
+struct megaflow_actions;
 struct nlattr;
 struct pmd_thread;
 
 void dp_actions_execute(struct pmd_thread *, struct dp_packet_batch *,
-                        bool steal, const struct nlattr *actions,
-                        size_t actions_len, const struct dp_actions_needs *);
+                        bool steal, const struct megaflow_actions *);
 void dp_actions_execute_for(struct pmd_thread *, struct dp_packet_batch *,
                             bool steal, const struct flow *key,
                             const struct nlattr *actions,

@@ -309,8 +309,7 @@ input_execute_grouped(struct pmd_thread *t, struct input_batch *ib, size_t n)
         actions = megaflow_get_actions(b->flow);
         t->exec_flow = b->flow;
         t->exec_key = NULL;
-        dp_actions_execute(t, &b->packets, true, actions->actions,
-                           actions->size, &actions->needs);
+        dp_actions_execute(t, &b->packets, true, actions);
         t->exec_flow = outer;
         t->exec_key = outer_key;
     }

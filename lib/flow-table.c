@@ -336,8 +336,14 @@ static struct megaflow_actions *
 megaflow_actions_create(const struct nlattr *actions, size_t size)
 {
     struct megaflow_actions *a = xmalloc(sizeof *a + size);
+    const struct nlattr *attr;
+    size_t left;
 
     dp_actions_needs_compute(actions, size, &a->needs);
+    a->sets_tunnel = false;
+    NL_ATTR_FOR_EACH (attr, left, actions, size) {
+        a->sets_tunnel |= megaflow_action_sets_tunnel(attr);
+    }
     a->size = size;
     nullable_memcpy(a->actions, actions, size); /* Drop: NULL, 0. */
     return a;

@@ -38,6 +38,8 @@
 #include "cmap.h"
 #include "dp-actions-guard.h"
 #include "flow.h"
+#include "netlink.h"
+#include "odp-netlink.h"
 #include "openvswitch/types.h"
 #include "ovs-atomic.h"
 #include "ovs-rcu.h"
@@ -51,9 +53,21 @@ struct nlattr;
 /* A megaflow's actions.  Replaced as a whole, under RCU, by a modify. */
 struct megaflow_actions {
     struct dp_actions_needs needs; /* What a packet must hold for them. */
+    bool sets_tunnel;           /* Has a top-level set(tunnel())? */
     unsigned int size;          /* Size of 'actions', in bytes. */
     struct nlattr actions[];    /* Datapath actions, as Netlink attributes. */
 };
+
+/* Returns true if 'a', an action of a list, is set(tunnel(...)), which
+ * dp-actions executes itself, parsing it once for a batch where OVS's
+ * odp_execute_actions() parses it for every packet. */
+static inline bool
+megaflow_action_sets_tunnel(const struct nlattr *a)
+{
+    return (nl_attr_type(a) == OVS_ACTION_ATTR_SET
+            && nl_attr_get_size(a) >= NLA_HDRLEN
+            && nl_attr_type(nl_attr_get(a)) == OVS_KEY_ATTR_TUNNEL);
+}
 
 /* One installed megaflow.  Everything but 'actions', 'dead' and the
  * reference count is fixed at creation. */
