@@ -26,11 +26,11 @@ def inner_udp(size=64, df=True, tos=0, ident=1):
             / UDP(sport=1234, dport=5678) / Raw(payload[:size]))
 
 
-def tcp_segment(seq, size, flags="A", ident=1, options=None):
+def tcp_segment(seq, size, flags="A", ident=1, options=None, sport=40000):
     payload = bytes((seq + i) & 0xff for i in range(size))
     return (IP(src="10.0.0.1", dst="10.0.0.2", ttl=64, id=ident,
                flags="DF")
-            / TCP(sport=40000, dport=5201, seq=seq, ack=1000, flags=flags,
+            / TCP(sport=sport, dport=5201, seq=seq, ack=1000, flags=flags,
                   window=512,
                   options=options if options is not None
                   else [("NOP", None), ("NOP", None),
@@ -56,6 +56,9 @@ def main():
     p.add_argument("--id", type=int, default=0)
     p.add_argument("--size", type=int, default=64)
     p.add_argument("-n", type=int, default=4)
+    p.add_argument("--sport", type=int, default=40000,
+                   help="TCP source port of tcp-segments and "
+                   "tcp-segments-inner")
     p.add_argument("--remote-ip", default=REMOTE_IP)
     p.add_argument("--id-base", type=int, default=1000)
     p.add_argument("--order", default="in",
@@ -110,14 +113,14 @@ def main():
         # -n in-order segments of one flow, each --size bytes.
         for i in range(args.n):
             out.append(outer(tcp_segment(1 + i * args.size, args.size,
-                                         ident=100 + i),
+                                         ident=100 + i, sport=args.sport),
                              args.br0_mac))
     elif c == "tcp-segments-inner":
         # The same segments as the overlay host receives them.
         for i in range(args.n):
             out.append(Ether(src=GW_MAC, dst=HOST_MAC)
                        / tcp_segment(1 + i * args.size, args.size,
-                                     ident=100 + i))
+                                     ident=100 + i, sport=args.sport))
     elif c == "tcp-psh-second":
         # Four segments; the second has PSH: two merged packets.
         for i in range(4):

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "dp-packet.h"
+#include "gro-fraglist.h"
 #include "gro-tcp4.h"
 #include "ovs-atomic.h"
 #include "util.h"
@@ -35,6 +36,7 @@ struct gro_cell_counters {
     atomic_uint64_t flushes[GRO_N_FLUSH_REASONS];
     atomic_uint64_t backlog_drops;
     atomic_uint64_t csum_errors;
+    atomic_uint64_t segments_cut_flow;
 };
 
 /* One thread's GRO state for one vport.  Everything but 'counters' is
@@ -226,6 +228,24 @@ gro_cell_receive(struct gro_cell *cell, struct dp_packet *p)
         OVS_NOT_REACHED();
     }
 
+    if (gro_fraglist_skip_merge(seg.key.ip_src, seg.key.ip_dst,
+                                seg.key.tp_src, seg.key.tp_dst)) {
+        /* Its merged packets are cut again on the way out: passed through
+         * as it will leave, its checksum left to the receiver. */
+        idx = gro_cell_find(cell, &seg);
+        if (idx >= 0) {
+            gro_cell_flush_item(cell, idx, GRO_FLUSH_CUT);
+        }
+        gro_cell_count(&cell->counters.segments_cut_flow, 1);
+        gro_cell_pass(cell, p);
+        return;
+    }
+    if (!gro_tcp4_csum_ok(p, &seg)) {
+        gro_cell_count(&cell->counters.csum_errors, 1);
+        gro_cell_pass(cell, p);
+        return;
+    }
+
     gro_cell_count(&cell->counters.segments_in, 1);
     idx = gro_cell_find(cell, &seg);
     if (idx >= 0) {
@@ -298,6 +318,7 @@ gro_cell_get_stats(const struct gro_cell *cell, struct gro_cell_stats *stats)
         atomic_read_relaxed(&c->flushes[i], &stats->flushes[i]);
     }
     atomic_read_relaxed(&c->backlog_drops, &stats->backlog_drops);
+    atomic_read_relaxed(&c->segments_cut_flow, &stats->segments_cut_flow);
     atomic_read_relaxed(&c->csum_errors, &stats->csum_errors);
 }
 
@@ -324,6 +345,8 @@ gro_flush_reason_to_string(enum gro_flush_reason reason)
         return "size";
     case GRO_FLUSH_FLOWS:
         return "flows";
+    case GRO_FLUSH_CUT:
+        return "cut";
     case GRO_N_FLUSH_REASONS:
     default:
         return "<unknown>";

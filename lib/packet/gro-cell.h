@@ -110,6 +110,9 @@ enum gro_flush_reason {
                           * segment shorter than the first ended it. */
     GRO_FLUSH_FLOWS,     /* A new flow arrived with GRO_CELL_MAX_FLOWS
                           * held: the oldest was pushed out. */
+    GRO_FLUSH_CUT,       /* The thread cut a merged packet of the flow again
+                          * on output since it was held: the flow's
+                          * segments pass unmerged (gro-fraglist.h). */
     GRO_N_FLUSH_REASONS
 };
 
@@ -132,6 +135,11 @@ struct gro_cell_stats {
     uint64_t csum_errors;        /* TCP/IPv4 packets passed through unmerged
                                   * because their IPv4 header or TCP checksum
                                   * was wrong. */
+    uint64_t segments_cut_flow;  /* TCP segments passed through unmerged,
+                                  * their checksum unverified, because the
+                                  * thread cut their flow's last merged
+                                  * packet again on output (an egress
+                                  * without TSO; gro-fraglist.h). */
 };
 
 struct gro_cell *gro_cell_create(size_t max_backlog);

@@ -23,6 +23,7 @@
 #include "csum.h"
 #include "dp-packet.h"
 #include "gso.h"
+#include "hash.h"
 #include "net-hdrs.h"
 #include "ovs-thread.h"
 #include "packets.h"
@@ -48,10 +49,22 @@ struct gro_fraglist_entry {
     struct gro_fraglist_seg segs[GRO_FRAGLIST_MAX_SEGS]; /* By segment. */
 };
 
-/* One thread's entries, a ring overwritten oldest first. */
+/* A flow whose merged packets were cut again (gro-fraglist.h). */
+struct gro_fraglist_cut_flow {
+    ovs_be32 ip_src;            /* Inner IPv4 source. */
+    ovs_be32 ip_dst;            /* Inner IPv4 destination. */
+    ovs_be16 tp_src;            /* TCP source port. */
+    ovs_be16 tp_dst;            /* TCP destination port. */
+    uint32_t segments_left;     /* Segments still to pass unmerged; 0: the
+                                 * slot is free. */
+};
+
+/* One thread's entries, a ring overwritten oldest first, and the flows
+ * whose merged packets it cut. */
 struct gro_fraglist_ring {
     struct gro_fraglist_entry entries[GRO_FRAGLIST_ENTRIES];
     size_t next;                /* The entry the next packet takes. */
+    struct gro_fraglist_cut_flow cut_flows[GRO_FRAGLIST_CUT_FLOWS];
 };
 
 DEFINE_PER_THREAD_MALLOCED_DATA(struct gro_fraglist_ring *, gro_fraglist);
@@ -79,6 +92,67 @@ gro_fraglist_seg_init(struct gro_fraglist_seg *seg, const void *tcp_)
     seg->ctl = tcp->tcp_ctl;
     seg->window = tcp->tcp_winsz;
     seg->csum = tcp->tcp_csum;
+}
+
+/* Returns the slot of the calling thread's cut flows for the flow with
+ * these addresses and ports, in 'ring'. */
+static struct gro_fraglist_cut_flow *
+gro_fraglist_cut_slot(struct gro_fraglist_ring *ring, ovs_be32 ip_src,
+                      ovs_be32 ip_dst, ovs_be16 tp_src, ovs_be16 tp_dst)
+{
+    uint32_t hash;
+
+    BUILD_ASSERT_DECL(IS_POW2(GRO_FRAGLIST_CUT_FLOWS));
+    hash = hash_3words((OVS_FORCE uint32_t) ip_src,
+                       (OVS_FORCE uint32_t) ip_dst,
+                       ((uint32_t) ntohs(tp_src) << 16) | ntohs(tp_dst));
+    return &ring->cut_flows[hash & (GRO_FRAGLIST_CUT_FLOWS - 1)];
+}
+
+/* Remembers that the calling thread cut the merged packet of 'e' again. */
+static void
+gro_fraglist_note_cut(struct gro_fraglist_ring *ring,
+                      const struct gro_fraglist_entry *e)
+{
+    const struct ip_header *ip = ALIGNED_CAST(const struct ip_header *,
+                                              e->hdr);
+    const struct tcp_header *tcp = ALIGNED_CAST(const struct tcp_header *,
+                                                e->hdr + IP_HEADER_LEN);
+    struct gro_fraglist_cut_flow *f;
+    ovs_be32 ip_src = get_16aligned_be32(&ip->ip_src);
+    ovs_be32 ip_dst = get_16aligned_be32(&ip->ip_dst);
+
+    f = gro_fraglist_cut_slot(ring, ip_src, ip_dst, tcp->tcp_src,
+                              tcp->tcp_dst);
+    f->ip_src = ip_src;
+    f->ip_dst = ip_dst;
+    f->tp_src = tcp->tcp_src;
+    f->tp_dst = tcp->tcp_dst;
+    f->segments_left = GRO_FRAGLIST_CUT_SEGMENTS;
+}
+
+/* Returns true if a GRO cell of the calling thread should pass a TCP/IPv4
+ * segment of the flow with these addresses and ports through unmerged,
+ * because the thread cut the flow's last merged packet again, and counts
+ * the segment against the flow's GRO_FRAGLIST_CUT_SEGMENTS. */
+bool
+gro_fraglist_skip_merge(ovs_be32 ip_src, ovs_be32 ip_dst, ovs_be16 tp_src,
+                        ovs_be16 tp_dst)
+{
+    struct gro_fraglist_ring *ring = gro_fraglist_get();
+    struct gro_fraglist_cut_flow *f;
+
+    if (!ring) {
+        return false;
+    }
+    f = gro_fraglist_cut_slot(ring, ip_src, ip_dst, tp_src, tp_dst);
+    if (!f->segments_left
+        || f->ip_src != ip_src || f->ip_dst != ip_dst
+        || f->tp_src != tp_src || f->tp_dst != tp_dst) {
+        return false;
+    }
+    f->segments_left--;
+    return true;
 }
 
 /* Keeps, in the calling thread's ring, the 'n_segs' segments 'segs' of 'p',
@@ -222,6 +296,10 @@ gro_fraglist_segment(struct dp_packet *p, const struct net_hdrs *h,
         return ENOENT;
     }
     e->pkt = NULL;
+    if (e->base == dp_packet_base(p)) {
+        /* 'p' itself, not another packet at a freed one's address. */
+        gro_fraglist_note_cut(gro_fraglist_get(), e);
+    }
 
     /* Every segment but the last is full, the last is not empty. */
     payload_len = h->end_ofs - hdr_len;

@@ -60,6 +60,16 @@
  * overwritten by newer ones before its packet is sent is lost: either way
  * the packet is cut by gso_segment().
  *
+ * Merging a flow whose merged packets are all cut again gains nothing and
+ * costs every segment's checksum and two copies of its payload: an egress
+ * without TSO, the usual veth or AF_XDP port.  So when this cuts a merged
+ * packet (into its original segments or, if they are not usable, by
+ * gso_segment()), the thread remembers its flow, and its GRO cells pass
+ * that flow's next GRO_FRAGLIST_CUT_SEGMENTS segments through unmerged and
+ * unverified (gro_fraglist_skip_merge()), as they would leave anyway.  Then
+ * one merged packet tries the egress again: should the flow's path have
+ * changed to an egress with TSO, it is merged from then on.
+ *
  * Threads: each thread has its own ring, which only it reads and writes; no
  * lock, no atomic operation.  The thread that merges a packet is the thread
  * that outputs it (run to completion); a packet output by another thread
@@ -91,7 +101,16 @@ struct gro_fraglist_seg {
     ovs_be16 csum;              /* TCP checksum, as the sender computed it. */
 };
 
+/* Flows whose merged packets were cut again: each thread remembers up to
+ * GRO_FRAGLIST_CUT_FLOWS (a table indexed by a hash of the flow, a newer
+ * flow taking an older one's place), each for its next
+ * GRO_FRAGLIST_CUT_SEGMENTS segments. */
+#define GRO_FRAGLIST_CUT_FLOWS 64
+#define GRO_FRAGLIST_CUT_SEGMENTS 4096
+
 void gro_fraglist_seg_init(struct gro_fraglist_seg *, const void *tcp);
+bool gro_fraglist_skip_merge(ovs_be32 ip_src, ovs_be32 ip_dst,
+                             ovs_be16 tp_src, ovs_be16 tp_dst);
 void gro_fraglist_keep(const struct dp_packet *, size_t l3_ofs,
                        uint16_t mss, bool fixed_id,
                        const struct gro_fraglist_seg *, size_t n_segs);

@@ -148,20 +148,26 @@ gro_tcp4_parse(const struct dp_packet *p, struct gro_tcp4_seg *seg)
          * it ends the held packet as an out-of-sequence segment would. */
         seg->reason = GRO_FLUSH_GAP;
     } else {
-        uint32_t partial = packet_csum_pseudoheader(ip);
-
-        partial = csum_continue(partial, tcp, l4_len);
-        if (csum_finish(partial)) {
-            seg->kind = GRO_TCP4_OTHER;
-            seg->bad_csum = true;
-            return;
-        }
         seg->kind = GRO_TCP4_CANDIDATE;
         seg->hdr_len = ihl + tcp_len;
         seg->payload_len = l4_len - tcp_len;
         seg->tcp_flags = flags;
         seg->seq = ntohl(get_16aligned_be32(&tcp->tcp_seq));
     }
+}
+
+/* Returns true if the TCP checksum of 'p', parsed into 'seg' as a
+ * GRO_TCP4_CANDIDATE, is right. */
+bool
+gro_tcp4_csum_ok(const struct dp_packet *p, const struct gro_tcp4_seg *seg)
+{
+    const struct ip_header *ip = gro_tcp4_ip(p);
+    uint32_t partial = packet_csum_pseudoheader(ip);
+
+    /* A candidate's IPv4 header is IP_HEADER_LEN bytes, without options. */
+    partial = csum_continue(partial, (const char *) ip + IP_HEADER_LEN,
+                            seg->hdr_len - IP_HEADER_LEN + seg->payload_len);
+    return !csum_finish(partial);
 }
 
 /* Returns true if 'a' and 'b', tunnel metadata with a tunnel destination

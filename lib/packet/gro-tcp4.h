@@ -75,7 +75,8 @@ enum gro_tcp4_kind {
                               * merge: the flow's held packet is flushed first
                               * (for 'reason'), then it is passed through. */
     GRO_TCP4_CANDIDATE,      /* A segment that may merge, or start a held
-                              * packet. */
+                              * packet, if its TCP checksum, not verified
+                              * yet, is right (gro_tcp4_csum_ok()). */
 };
 
 /* A parsed packet.  For GRO_TCP4_OTHER only 'kind' and 'bad_csum' are
@@ -136,6 +137,7 @@ enum gro_tcp4_verdict {
 };
 
 void gro_tcp4_parse(const struct dp_packet *, struct gro_tcp4_seg *);
+bool gro_tcp4_csum_ok(const struct dp_packet *, const struct gro_tcp4_seg *);
 bool gro_tcp4_item_matches(const struct gro_tcp4_item *,
                            const struct gro_tcp4_seg *);
 void gro_tcp4_item_init(struct gro_tcp4_item *, struct dp_packet *,

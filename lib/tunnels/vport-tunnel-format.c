@@ -34,17 +34,6 @@ void
 vport_tunnel_format_gro_stats(struct ds *s, const struct datapath *dp,
                               const char *port_name)
 {
-    static const char *reasons[GRO_N_FLUSH_REASONS] = {
-        [GRO_FLUSH_ROUND] = "round",
-        [GRO_FLUSH_PSH] = "psh",
-        [GRO_FLUSH_FIN] = "fin",
-        [GRO_FLUSH_RST] = "rst",
-        [GRO_FLUSH_URG] = "urg",
-        [GRO_FLUSH_GAP] = "gap",
-        [GRO_FLUSH_OPTIONS] = "options",
-        [GRO_FLUSH_SIZE] = "size",
-        [GRO_FLUSH_FLOWS] = "flows",
-    };
     struct dp_port *port;
 
     CMAP_FOR_EACH (port, node, &dp->ports) {
@@ -69,26 +58,31 @@ vport_tunnel_format_gro_stats(struct ds *s, const struct datapath *dp,
             ds_put_format(s, "  thread %"PRIuSIZE": ", i);
             ds_put_format(s, "segments %"PRIu64", merged %"PRIu64
                           ", packets out %"PRIu64", backlog drops %"PRIu64
-                          "\n", st.segments_in, st.segments_merged,
-                          st.packets_out, st.backlog_drops);
+                          ", passed as cut on output %"PRIu64"\n",
+                          st.segments_in, st.segments_merged,
+                          st.packets_out, st.backlog_drops,
+                          st.segments_cut_flow);
             total.segments_in += st.segments_in;
             total.segments_merged += st.segments_merged;
             total.packets_out += st.packets_out;
             total.backlog_drops += st.backlog_drops;
+            total.segments_cut_flow += st.segments_cut_flow;
             ds_put_cstr(s, "    flushes:");
             for (int r = 0; r < GRO_N_FLUSH_REASONS; r++) {
-                ds_put_format(s, " %s %"PRIu64, reasons[r], st.flushes[r]);
+                ds_put_format(s, " %s %"PRIu64, gro_flush_reason_to_string(r), st.flushes[r]);
                 total.flushes[r] += st.flushes[r];
             }
             ds_put_char(s, '\n');
         }
         ds_put_format(s, "  total: segments %"PRIu64", merged %"PRIu64
-                      ", packets out %"PRIu64", backlog drops %"PRIu64"\n",
+                      ", packets out %"PRIu64", backlog drops %"PRIu64
+                      ", passed as cut on output %"PRIu64"\n",
                       total.segments_in, total.segments_merged,
-                      total.packets_out, total.backlog_drops);
+                      total.packets_out, total.backlog_drops,
+                      total.segments_cut_flow);
         ds_put_cstr(s, "    flushes:");
         for (int r = 0; r < GRO_N_FLUSH_REASONS; r++) {
-            ds_put_format(s, " %s %"PRIu64, reasons[r], total.flushes[r]);
+            ds_put_format(s, " %s %"PRIu64, gro_flush_reason_to_string(r), total.flushes[r]);
         }
         ds_put_char(s, '\n');
     }
