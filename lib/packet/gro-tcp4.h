@@ -83,7 +83,8 @@ enum gro_tcp4_kind {
  * meaningful. */
 struct gro_tcp4_seg {
     enum gro_tcp4_kind kind;
-    bool bad_csum;              /* OTHER because of a wrong checksum. */
+    bool bad_csum;              /* OTHER because of a wrong IPv4 header
+                                 * checksum. */
     bool has_ports;             /* Are key.tp_src and key.tp_dst known?  Not
                                  * for a fragment other than the first. */
     enum gro_flush_reason reason; /* UNMERGEABLE: why the flow's held packet
