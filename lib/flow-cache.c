@@ -23,6 +23,7 @@
 
 /* Entries swept per flow_cache_sweep() call. */
 #define FLOW_CACHE_SWEEP_BATCH 8
+BUILD_ASSERT_DECL(FLOW_CACHE_ENTRIES % FLOW_CACHE_SWEEP_BATCH == 0);
 
 /* Creates an empty cache, for one thread's exclusive use. */
 struct flow_cache *
@@ -81,7 +82,9 @@ flow_cache_insert(struct flow_cache *cache, const struct packet_key *key,
         }
     }
 
-    if (!megaflow_try_ref(flow)) {
+    if (megaflow_is_dead(flow) || !megaflow_try_ref(flow)) {
+        /* A removed megaflow, which a sweep pass begun since its removal
+         * would not look for. */
         return;
     }
     flow_cache_entry_clear(victim);
@@ -90,10 +93,24 @@ flow_cache_insert(struct flow_cache *cache, const struct packet_key *key,
 }
 
 /* Releases a few entries whose megaflow is dead, so that removed megaflows
- * are freed even if no packet looks them up again. */
+ * are freed even if no packet looks them up again.  'n_removed' is the
+ * table's flow_table_n_removed(), read by the caller.
+ *
+ * A pass over the whole cache that began once the table's count read
+ * 'n_removed' leaves no megaflow of those removals in the cache: it sees
+ * each of them dead, and flow_cache_insert() takes no dead megaflow.  So
+ * until the count moves, there is nothing to sweep, and this returns at
+ * once: an idle forwarding thread's round does not walk the cache's 5 MB,
+ * 8 cold entries at a time, for nothing. */
 void
-flow_cache_sweep(struct flow_cache *cache)
+flow_cache_sweep(struct flow_cache *cache, uint64_t n_removed)
 {
+    if (!cache->sweep_pos) {
+        if (n_removed == cache->swept_removed) {
+            return;
+        }
+        cache->pass_removed = n_removed;
+    }
     for (int i = 0; i < FLOW_CACHE_SWEEP_BATCH; i++) {
         struct flow_cache_entry *e = &cache->entries[cache->sweep_pos];
 
@@ -101,5 +118,8 @@ flow_cache_sweep(struct flow_cache *cache)
             flow_cache_entry_clear(e);
         }
         cache->sweep_pos = (cache->sweep_pos + 1) & FLOW_CACHE_MASK;
+    }
+    if (!cache->sweep_pos) {
+        cache->swept_removed = cache->pass_removed;
     }
 }

@@ -24,7 +24,8 @@
  * needs no lock.  An entry maps a packet's full key to a megaflow and holds a
  * reference to it, so that the megaflow outlives RCU grace periods while
  * cached.  A megaflow removed from the table is dropped from the cache the
- * next time a lookup or the incremental sweep meets it. */
+ * next time a lookup or the incremental sweep meets it; the sweep runs only
+ * while the table has removed megaflows its last pass has not seen. */
 
 #include <stddef.h>
 
@@ -47,6 +48,9 @@ struct flow_cache_entry {
 struct flow_cache {
     struct flow_cache_entry entries[FLOW_CACHE_ENTRIES];
     size_t sweep_pos;           /* Next entry flow_cache_sweep() checks. */
+    uint64_t pass_removed;      /* The table's flow_table_n_removed() when
+                                 * the current sweep pass began. */
+    uint64_t swept_removed;     /* ...when the last whole pass began. */
 };
 
 void flow_cache_entry_clear(struct flow_cache_entry *);
@@ -84,7 +88,7 @@ void flow_cache_destroy(struct flow_cache *);
 
 void flow_cache_insert(struct flow_cache *, const struct packet_key *,
                        struct megaflow *);
-void flow_cache_sweep(struct flow_cache *);
+void flow_cache_sweep(struct flow_cache *, uint64_t n_removed);
 void flow_cache_flush(struct flow_cache *);
 
 #endif /* flow-cache.h */

@@ -56,6 +56,11 @@ struct flow_table {
      * added or removed, so that threads know to rebuild their ranking. */
     atomic_uint64_t subtables_version;
 
+    /* Megaflows removed so far, incremented (release) after each is marked
+     * dead, so that a thread that reads a count (acquire) sees every
+     * megaflow it counts as dead (flow_table_n_removed()). */
+    atomic_uint64_t n_removed;
+
     struct cmap by_ufid;        /* All megaflows, by UFID. */
     size_t n_stats_slots;       /* Forwarding-thread slots per megaflow. */
     size_t max_flows OVS_GUARDED; /* flow_table_insert() refuses to go
@@ -81,6 +86,7 @@ flow_table_create(size_t n_stats_slots)
     ovs_mutex_init(&table->mutex);
     pvector_init(&table->subtables);
     atomic_init(&table->subtables_version, 0);
+    atomic_init(&table->n_removed, 0);
     cmap_init(&table->by_ufid);
     table->n_stats_slots = n_stats_slots;
     ovs_mutex_lock(&table->mutex);
@@ -426,6 +432,30 @@ flow_table_set_actions(struct flow_table *table OVS_UNUSED,
     ovsrcu_postpone(free, CONST_CAST(struct megaflow_actions *, old));
 }
 
+/* Counts a megaflow just marked dead in 'table''s 'n_removed'. */
+static void
+count_removal(struct flow_table *table)
+    OVS_REQUIRES(table->mutex)
+{
+    uint64_t n;
+
+    atomic_read_relaxed(&table->n_removed, &n);
+    atomic_store_explicit(&table->n_removed, n + 1, memory_order_release);
+}
+
+/* Returns how many megaflows have been removed from 'table' so far.  Every
+ * megaflow the count covers is seen dead (megaflow_is_dead()) by the
+ * calling thread after this returns. */
+uint64_t
+flow_table_n_removed(const struct flow_table *table_)
+{
+    struct flow_table *table = CONST_CAST(struct flow_table *, table_);
+    uint64_t n;
+
+    atomic_read_explicit(&table->n_removed, &n, memory_order_acquire);
+    return n;
+}
+
 /* Removes 'flow' from 'table' and drops the table's reference to it. */
 void
 flow_table_remove(struct flow_table *table, struct megaflow *flow)
@@ -437,6 +467,7 @@ flow_table_remove(struct flow_table *table, struct megaflow *flow)
                 subtable_hash_values(subtable, flow->key_values));
     cmap_remove(&table->by_ufid, &flow->ufid_node, ufid_hash(&flow->ufid));
     atomic_store_relaxed(&flow->dead, true);
+    count_removal(table);
 
     subtable->n_rules--;
     if (!subtable->n_rules) {

@@ -104,6 +104,7 @@ struct megaflow *flow_table_find_ufid(const struct flow_table *,
 struct megaflow *flow_table_next(const struct flow_table *,
                                  struct cmap_position *);
 size_t flow_table_count(const struct flow_table *);
+uint64_t flow_table_n_removed(const struct flow_table *);
 size_t flow_table_n_masks(const struct flow_table *);
 
 /* A forwarding thread's own search order over the subtables, by its own

@@ -193,7 +193,7 @@ poll_round(struct pmd_thread *t)
     /* Time out the datagrams that will not complete, under load too. */
     dp_ipf_thread_run(t, n_packets != 0);
     if (!n_packets || !(++t->sweep_countdown % PMD_BUSY_SWEEP_INTERVAL)) {
-        flow_cache_sweep(t->cache);
+        flow_cache_sweep(t->cache, flow_table_n_removed(t->dp->table));
     }
     if (n_packets && t->now >= t->next_ranking_sort) {
         flow_table_ranking_sort(t->ranking);

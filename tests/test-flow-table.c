@@ -21,7 +21,12 @@
  * walks each key's map, for keys of many shapes: fields present or absent
  * (zero, so left out of the miniflow) in every combination, one batch
  * mixing them, so that the shapes a thread remembers are replaced again
- * and again.  Any key for which the two disagree fails the test. */
+ * and again.  Any key for which the two disagree fails the test.
+ *
+ * "sweep": a thread's exact-match cache (flow-cache.h) is swept only while
+ * the table has removed megaflows that its last sweep pass did not see; a
+ * pass releases the removed megaflows the cache holds and keeps the rest,
+ * and flow_cache_insert() takes no removed megaflow. */
 
 #include <config.h>
 
@@ -29,9 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow-cache.h"
 #include "flow-table.h"
 #include "flow.h"
 #include "openvswitch/match.h"
+#include "ovs-rcu.h"
+#include "packet-key.h"
 #include "packets.h"
 #include "test-harness.h"
 #include "util.h"
@@ -53,7 +61,7 @@ next_random(uint32_t *state)
     return *state >> 8;
 }
 
-static void
+static struct megaflow *
 insert(struct flow_table *table, const struct match *match, uint32_t id)
 {
     ovs_u128 ufid = { .u32 = { id, 0, 0, 1 } };
@@ -65,6 +73,7 @@ insert(struct flow_table *table, const struct match *match, uint32_t id)
     if (!flow) {
         test_fail("megaflow %"PRIu32" not installed", id);
     }
+    return flow;
 }
 
 /* Installs megaflows with two masks: in_port, IPv4 destination and
@@ -193,11 +202,118 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     flow_table_destroy(table);
 }
 
+/* Installs a megaflow matching IPv4 destination 10.0.2.'k' and returns it,
+ * with in 'key' a packet key it matches whose exact-match hash is 'hash'. */
+static struct megaflow *
+install_cached_flow(struct flow_table *table, uint32_t k, uint32_t hash,
+                    struct packet_key *key)
+{
+    struct match match;
+    struct flow flow;
+
+    match_init_catchall(&match);
+    match_set_dl_type(&match, htons(ETH_TYPE_IP));
+    match_set_nw_dst(&match, htonl(0x0a000200 | k));
+
+    memset(&flow, 0, sizeof flow);
+    flow.dl_type = htons(ETH_TYPE_IP);
+    flow.nw_dst = htonl(0x0a000200 | k);
+    miniflow_map_init(&key->mf, &flow);
+    miniflow_init(&key->mf, &flow);
+    key->hash = hash;
+    return insert(table, &match, 200 + k);
+}
+
+/* Returns how many entries of 'cache' hold 'flow'. */
+static size_t
+count_cached(const struct flow_cache *cache, const struct megaflow *flow)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < FLOW_CACHE_ENTRIES; i++) {
+        n += cache->entries[i].flow == flow;
+    }
+    return n;
+}
+
+/* Sweeps 'cache' as a forwarding thread's round does, up to 'max' times,
+ * until the sweep is back at entry 0; returns the calls a pass took, or 0 if
+ * the sweep did not move. */
+static size_t
+sweep_until_pass_ends(struct flow_cache *cache,
+                      const struct flow_table *table, size_t max)
+{
+    for (size_t n = 1; n <= max; n++) {
+        flow_cache_sweep(cache, flow_table_n_removed(table));
+        if (!cache->sweep_pos) {
+            /* A pass takes many calls: ending after one, it never began. */
+            return n == 1 ? 0 : n;
+        }
+    }
+    return max;
+}
+
+static void
+test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+{
+    struct flow_table *table = flow_table_create(1);
+    struct flow_cache *cache = flow_cache_create();
+    struct packet_key key_a, key_b, key_c;
+    struct megaflow *a, *b;
+    size_t calls;
+
+    /* Hashes 1, 2 and 3 take entries 1, 2 and 3. */
+    a = install_cached_flow(table, 1, 1, &key_a);
+    b = install_cached_flow(table, 2, 2, &key_b);
+    install_cached_flow(table, 3, 3, &key_c);
+    flow_cache_insert(cache, &key_a, a);
+    flow_cache_insert(cache, &key_b, b);
+    if (count_cached(cache, a) != 1 || count_cached(cache, b) != 1) {
+        test_fail("megaflows a and b not cached once each");
+    }
+
+    /* Nothing removed: the sweep does not move. */
+    for (size_t i = 0; i < FLOW_CACHE_ENTRIES; i++) {
+        flow_cache_sweep(cache, flow_table_n_removed(table));
+        if (cache->sweep_pos) {
+            test_fail("the sweep moved to entry %"PRIuSIZE" with nothing "
+                      "removed", cache->sweep_pos);
+        }
+    }
+    printf("nothing removed: the sweep stays at entry 0\n");
+
+    /* 'a' removed: a dead megaflow is not cached again, and one pass
+     * releases it. */
+    flow_table_lock(table);
+    flow_table_remove(table, a);
+    flow_table_unlock(table);
+    printf("removed: %"PRIu64"\n", flow_table_n_removed(table));
+    flow_cache_insert(cache, &key_c, a);
+    if (count_cached(cache, a) != 1) {
+        test_fail("a removed megaflow was cached again: %"PRIuSIZE
+                  " entries hold it", count_cached(cache, a));
+    }
+    calls = sweep_until_pass_ends(cache, table, 2 * FLOW_CACHE_ENTRIES);
+    printf("one pass over %u entries: %"PRIuSIZE" calls\n",
+           FLOW_CACHE_ENTRIES, calls);
+    printf("after the pass: a cached %"PRIuSIZE" times, b %"PRIuSIZE"\n",
+           count_cached(cache, a), count_cached(cache, b));
+
+    /* The pass saw every removal: the sweep stops again. */
+    calls = sweep_until_pass_ends(cache, table, 2 * FLOW_CACHE_ENTRIES);
+    printf("then: %"PRIuSIZE" calls move the sweep\n", calls);
+
+    flow_cache_destroy(cache);
+    flow_table_destroy(table);
+    ovsrcu_quiesce();
+}
+
 int
 main(int argc, char *argv[])
 {
     static const struct test_command commands[] = {
         { "shapes", test_shapes },
+        { "sweep", test_sweep },
     };
 
     return test_run_command(commands, ARRAY_SIZE(commands), argc, argv);
