@@ -101,6 +101,7 @@ geneve_push(struct dp_packet *packet, const struct flow_tnl *tnl,
     size_t opts_len = geneve_opts_len(tnl);
     struct udp_header *udp;
     struct genevehdr *gnh;
+    struct genevehdr hdr;
     bool crit = false;
 
     udp = dp_packet_push_uninit(packet, GENEVE_TNL_BASE_HLEN + opts_len);
@@ -109,18 +110,23 @@ geneve_push(struct dp_packet *packet, const struct flow_tnl *tnl,
     udp->udp_dst = udp_port;
     udp->udp_len = 0;
     udp->udp_csum = 0;
-    memset(gnh, 0, sizeof *gnh);
     if (tnl->flags & FLOW_TNL_F_UDPIF) {
         geneve_copy_udpif(tnl, gnh->options, opts_len, &crit);
     } else {
         tun_metadata_to_geneve_header(tnl, gnh->options, &crit);
     }
-    gnh->ver = 0;
-    gnh->opt_len = opts_len / 4;
-    gnh->oam = !!(tnl->flags & FLOW_TNL_F_OAM);
-    gnh->critical = crit;
-    gnh->proto_type = htons(ETH_TYPE_TEB);
-    put_16aligned_be32(&gnh->vni, htonl(ntohll(tnl->tun_id) << 8));
+    /* The fixed header is built aside and stored whole: setting its bit
+     * fields in place reads the packet's headroom, a line the push has
+     * only written so far, and waited for it (98% of this function's
+     * samples in the udp64 profile, performance.md). */
+    memset(&hdr, 0, sizeof hdr);
+    hdr.ver = 0;
+    hdr.opt_len = opts_len / 4;
+    hdr.oam = !!(tnl->flags & FLOW_TNL_F_OAM);
+    hdr.critical = crit;
+    hdr.proto_type = htons(ETH_TYPE_TEB);
+    put_16aligned_be32(&hdr.vni, htonl(ntohll(tnl->tun_id) << 8));
+    memcpy(gnh, &hdr, sizeof hdr);
 }
 
 /* The geneve type (vport-geneve.h). */
