@@ -456,31 +456,36 @@ push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
     size_t l4_len = dp_packet_size(packet);
     struct eth_header *eth;
     struct ip_header *ip;
+    struct ip_header hdr;
     void *l3;
 
     if (f->is_ipv6) {
         l3 = push_outer6(packet, proto, f);
         goto eth;
     }
-    ip = dp_packet_push_uninit(packet, IP_HEADER_LEN);
-    l3 = ip;
-    ip->ip_ihl_ver = IP_IHL_VER(5, 4);
-    ip->ip_tos = f->tos;
-    ip->ip_tot_len = htons(l4_len + IP_HEADER_LEN);
+    /* Built and summed aside, then stored whole: summing it in place would
+     * read the packet's headroom, a line only written so far, and wait for
+     * it. */
+    hdr.ip_ihl_ver = IP_IHL_VER(5, 4);
+    hdr.ip_tos = f->tos;
+    hdr.ip_tot_len = htons(l4_len + IP_HEADER_LEN);
     if (f->df) {
         /* As Linux does for a DF packet with no socket. */
-        ip->ip_id = 0;
-        ip->ip_frag_off = htons(IP_DONT_FRAGMENT);
+        hdr.ip_id = 0;
+        hdr.ip_frag_off = htons(IP_DONT_FRAGMENT);
     } else {
-        ip->ip_id = htons(vport_tunnel_thread_state(t)->ip_id_next++);
-        ip->ip_frag_off = 0;
+        hdr.ip_id = htons(vport_tunnel_thread_state(t)->ip_id_next++);
+        hdr.ip_frag_off = 0;
     }
-    ip->ip_ttl = f->ttl ? f->ttl : TUNNEL_DEFAULT_TTL;
-    ip->ip_proto = proto;
-    put_16aligned_be32(&ip->ip_src, in6_addr_get_mapped_ipv4(&f->src));
-    put_16aligned_be32(&ip->ip_dst, in6_addr_get_mapped_ipv4(&f->dst));
-    ip->ip_csum = 0;
-    ip->ip_csum = csum(ip, IP_HEADER_LEN);
+    hdr.ip_ttl = f->ttl ? f->ttl : TUNNEL_DEFAULT_TTL;
+    hdr.ip_proto = proto;
+    put_16aligned_be32(&hdr.ip_src, in6_addr_get_mapped_ipv4(&f->src));
+    put_16aligned_be32(&hdr.ip_dst, in6_addr_get_mapped_ipv4(&f->dst));
+    hdr.ip_csum = 0;
+    hdr.ip_csum = csum(&hdr, IP_HEADER_LEN);
+    ip = dp_packet_push_uninit(packet, IP_HEADER_LEN);
+    memcpy(ip, &hdr, sizeof hdr);
+    l3 = ip;
 
     if (proto == IPPROTO_UDP) {
         struct udp_header *udp = (struct udp_header *) (ip + 1);
