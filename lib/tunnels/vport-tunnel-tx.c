@@ -446,6 +446,25 @@ push_outer6(struct dp_packet *packet, uint8_t proto,
     return ip6;
 }
 
+/* Returns the header checksum of 'ip', an IPv4 header without options
+ * built on the stack, summed from its fields: inlined, the header stays in
+ * registers, where csum() would read it back from memory, behind the stores
+ * to the packet's headroom still waiting for their line. */
+static inline ovs_be16
+outer_ipv4_csum(const struct ip_header *ip)
+{
+    uint32_t sum = 0;
+
+    sum = csum_add16(sum, htons(ip->ip_ihl_ver << 8 | ip->ip_tos));
+    sum = csum_add16(sum, ip->ip_tot_len);
+    sum = csum_add16(sum, ip->ip_id);
+    sum = csum_add16(sum, ip->ip_frag_off);
+    sum = csum_add16(sum, htons(ip->ip_ttl << 8 | ip->ip_proto));
+    sum = csum_add32(sum, get_16aligned_be32(&ip->ip_src));
+    sum = csum_add32(sum, get_16aligned_be32(&ip->ip_dst));
+    return csum_finish(sum);
+}
+
 /* Puts the outer IPv4 (or IPv6) header of protocol 'proto' and the
  * Ethernet header on 'packet', whose tunnel header is already pushed, to go
  * via 'u'; completes a UDP header's length and checksum. */
@@ -463,9 +482,9 @@ push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
         l3 = push_outer6(packet, proto, f);
         goto eth;
     }
-    /* Built and summed aside, then stored whole: summing it in place would
-     * read the packet's headroom, a line only written so far, and wait for
-     * it. */
+    /* Built aside, summed from its fields and then stored whole: summing
+     * it in place would read back the packet's headroom, a line only
+     * written so far, and wait for it. */
     hdr.ip_ihl_ver = IP_IHL_VER(5, 4);
     hdr.ip_tos = f->tos;
     hdr.ip_tot_len = htons(l4_len + IP_HEADER_LEN);
@@ -481,8 +500,7 @@ push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
     hdr.ip_proto = proto;
     put_16aligned_be32(&hdr.ip_src, in6_addr_get_mapped_ipv4(&f->src));
     put_16aligned_be32(&hdr.ip_dst, in6_addr_get_mapped_ipv4(&f->dst));
-    hdr.ip_csum = 0;
-    hdr.ip_csum = csum(&hdr, IP_HEADER_LEN);
+    hdr.ip_csum = outer_ipv4_csum(&hdr);
     ip = dp_packet_push_uninit(packet, IP_HEADER_LEN);
     memcpy(ip, &hdr, sizeof hdr);
     l3 = ip;
