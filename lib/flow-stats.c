@@ -28,6 +28,7 @@
 #include "ovs-atomic.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
+#include "slot-pool.h"
 #include "util.h"
 
 /* One thread's counters for one flow.  Only the owning thread writes a slot
@@ -47,13 +48,13 @@ struct flow_stats {
     /* Incremented by flow_stats_clear().  A slot whose 'generation' differs
      * counts as zero. */
     atomic_uint32_t generation;
-    uint32_t owner;             /* Thread whose slot came with the flow. */
     size_t n_slots;             /* Number of elements in 'slots'. */
+    struct slot_pools *pools;   /* Where slots[i] comes from: pool i. */
 
-    /* slots[i] belongs to the forwarding thread with index i.  slots[owner]
-     * is the slot that came with the flow, if 'owner' is nonzero; the
+    /* slots[i] belongs to the forwarding thread with index i.  The slot of
+     * the thread that installed the flow is set by flow_stats_init(); the
      * others start NULL and are set, once, by their owner (slot 0 under
-     * slot0_lock_for()).  flow_stats_uninit() frees all but slots[owner]. */
+     * slot0_lock_for()). */
     OVSRCU_TYPE(struct flow_stats_slot *) slots[];
 };
 
@@ -126,20 +127,17 @@ flow_stats_set_alloc_failure(bool fail)
     atomic_store_relaxed(&fail_slot_alloc, fail);
 }
 
+/* Returns a zeroed slot for thread 'slot_idx' of 'stats', from that
+ * thread's pool, or NULL if memory is short. */
 static struct flow_stats_slot *
-slot_alloc(void)
+slot_alloc(struct flow_stats *stats, size_t slot_idx)
 {
-    void *p;
-
-    if (posix_memalign(&p, CACHE_LINE_SIZE, FLOW_STATS_SLOT_SIZE)) {
-        return NULL;
-    }
-    memset(p, 0, FLOW_STATS_SLOT_SIZE);
-    return p;
+    BUILD_ASSERT(FLOW_STATS_SLOT_SIZE == CACHE_LINE_SIZE);
+    return slot_pools_alloc(stats->pools, slot_idx);
 }
 
-/* Bytes that flow_stats_init() needs for 'n_slots' slots, not counting the
- * owner's slot. */
+/* Bytes that flow_stats_init() needs for 'n_slots' slots (the slots
+ * themselves come from the pools). */
 size_t
 flow_stats_size(size_t n_slots)
 {
@@ -148,40 +146,43 @@ flow_stats_size(size_t n_slots)
 }
 
 /* Initializes 'stats', in flow_stats_size('n_slots') bytes of the caller's
- * memory, with 'n_slots' slots.  If 'owner' is nonzero, 'owner_slot' is
- * FLOW_STATS_SLOT_SIZE bytes, aligned to a cache line, that become thread
- * 'owner''s slot at once: the thread that installs a flow is usually the
- * only one that hits it, and then its updates land next to the flow, with no
- * allocation of their own, as the Linux kernel's pre-allocated stats[0]
- * serves a flow's first writer. */
+ * memory, with 'n_slots' slots taken from 'pools' (which must have at least
+ * 'n_slots' pools), and takes a reference to 'pools'.  If 'owner' is
+ * nonzero, it is the index of the thread that installs the flow, usually
+ * the only one that hits it: its slot is taken at once, as the Linux
+ * kernel's pre-allocated stats[0] serves a flow's first writer, so that
+ * its first update takes no lock.
+ *
+ * The slot comes from the thread's pool, not from the flow's own
+ * allocation: there it lay beside lines that every thread hitting the flow
+ * reads (slot-pool.h says what that cost). */
 void
-flow_stats_init(struct flow_stats *stats, size_t n_slots, size_t owner,
-                void *owner_slot)
+flow_stats_init(struct flow_stats *stats, size_t n_slots,
+                struct slot_pools *pools, size_t owner)
 {
     ovs_assert(n_slots > 0);
     atomic_init(&stats->generation, 0);
     stats->n_slots = n_slots;
-    stats->owner = owner < n_slots && owner_slot ? owner : 0;
+    stats->pools = slot_pools_ref(pools);
     for (size_t i = 0; i < n_slots; i++) {
         ovsrcu_set_hidden(&stats->slots[i], NULL);
     }
-    if (stats->owner) {
-        memset(owner_slot, 0, FLOW_STATS_SLOT_SIZE);
-        ovsrcu_set_hidden(&stats->slots[owner], owner_slot);
+    if (owner && owner < n_slots) {
+        ovsrcu_set_hidden(&stats->slots[owner], slot_alloc(stats, owner));
     }
 }
 
-/* Frees the slots of 'stats' that its threads allocated.  Called after a
- * grace period, when no thread can write them. */
+/* Gives the slots of 'stats' back to their pools and drops its reference to
+ * them.  Called after a grace period, when no thread can write them. */
 void
 flow_stats_uninit(struct flow_stats *stats)
 {
     for (size_t i = 0; i < stats->n_slots; i++) {
-        if (i != stats->owner || !i) {
-            free(ovsrcu_get_protected(struct flow_stats_slot *,
-                                      &stats->slots[i]));
-        }
+        slot_pools_free(stats->pools, i,
+                        ovsrcu_get_protected(struct flow_stats_slot *,
+                                             &stats->slots[i]));
     }
+    slot_pools_unref(stats->pools);
 }
 
 static inline void
@@ -222,7 +223,7 @@ slot0_add(struct flow_stats *stats, uint32_t generation, uint32_t n_packets,
     ovs_mutex_lock(lock);
     slot0 = ovsrcu_get_protected(struct flow_stats_slot *, &stats->slots[0]);
     if (!slot0) {
-        slot0 = slot_alloc();
+        slot0 = slot_alloc(stats, 0);
         if (!slot0) {
             out_of_memory();
         }
@@ -257,7 +258,7 @@ flow_stats_update_slow(struct flow_stats *stats, size_t slot_idx,
             bool fail;
 
             atomic_read_relaxed(&fail_slot_alloc, &fail);
-            slot = fail ? NULL : slot_alloc();
+            slot = fail ? NULL : slot_alloc(stats, slot_idx);
             if (slot) {
                 atomic_init(&slot->generation, generation);
                 ovsrcu_set(&stats->slots[slot_idx], slot);

@@ -21,11 +21,13 @@
  *
  * Every megaflow holds one 'struct flow_stats', in its own allocation: an
  * array with one slot per forwarding thread, indexed by the thread's dense
- * index.  The slot of the thread that installed the flow comes with the
- * flow; any other slot is allocated by its thread when it first hits the
- * flow, as the Linux kernel datapath does.  A thread writes
- * only its own slot, with plain stores and no atomic read-modify-write, so
- * that threads hitting the same megaflow never share a written cache line.
+ * index.  The slot of the thread that installed the flow is taken with the
+ * flow; any other slot is taken by its thread when it first hits the flow,
+ * as the Linux kernel datapath does.  Each slot is a cache line from its
+ * thread's pool (slot-pool.h), beside no line that another thread reads.  A
+ * thread writes only its own slot, with plain stores and no atomic
+ * read-modify-write, so that threads hitting the same megaflow never share
+ * a written cache line.
  *
  * Slot 0 is the exception: it belongs to the non-PMD context and also takes
  * the updates of any thread whose own slot could not be allocated, so it is
@@ -62,8 +64,9 @@ struct flow_stats_slot_info {
 #define FLOW_STATS_SLOT_SIZE CACHE_LINE_SIZE
 
 size_t flow_stats_size(size_t n_slots);
-void flow_stats_init(struct flow_stats *, size_t n_slots, size_t owner,
-                     void *owner_slot);
+struct slot_pools;
+void flow_stats_init(struct flow_stats *, size_t n_slots, struct slot_pools *,
+                     size_t owner);
 void flow_stats_uninit(struct flow_stats *);
 
 void flow_stats_update(struct flow_stats *, size_t slot,

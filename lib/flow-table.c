@@ -28,6 +28,7 @@
 #include "openvswitch/vlog.h"
 #include "ovs-thread.h"
 #include "pvector.h"
+#include "slot-pool.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(flow_table);
@@ -63,6 +64,7 @@ struct flow_table {
 
     struct cmap by_ufid;        /* All megaflows, by UFID. */
     size_t n_stats_slots;       /* Forwarding-thread slots per megaflow. */
+    struct slot_pools *stats_pools; /* Their lines, one pool per thread. */
     size_t max_flows OVS_GUARDED; /* flow_table_insert() refuses to go
                                    * beyond this many megaflows.  Under
                                    * 'mutex'. */
@@ -89,6 +91,7 @@ flow_table_create(size_t n_stats_slots)
     atomic_init(&table->n_removed, 0);
     cmap_init(&table->by_ufid);
     table->n_stats_slots = n_stats_slots;
+    table->stats_pools = slot_pools_create(n_stats_slots);
     ovs_mutex_lock(&table->mutex);
     table->max_flows = FLOW_TABLE_MAX_FLOWS;
     ovs_mutex_unlock(&table->mutex);
@@ -106,6 +109,7 @@ flow_table_destroy(struct flow_table *table)
     flow_table_flush(table);
     pvector_destroy(&table->subtables);
     cmap_destroy(&table->by_ufid);
+    slot_pools_unref(table->stats_pools);
     ovs_mutex_destroy(&table->mutex);
     free(table);
 }
@@ -341,7 +345,12 @@ subtable_free(struct flow_subtable *subtable)
 static struct megaflow_actions *
 megaflow_actions_create(const struct nlattr *actions, size_t size)
 {
-    struct megaflow_actions *a = xmalloc(sizeof *a + size);
+    /* Whole lines of their own: every thread that hits the flow reads them,
+     * and a line shared with memory that a thread writes (a packet buffer
+     * reusing a freed chunk, say) would be taken from the others at every
+     * write. */
+    struct megaflow_actions *a
+        = xmalloc_cacheline(ROUND_UP(sizeof *a + size, CACHE_LINE_SIZE));
     const struct nlattr *attr;
     size_t left;
 
@@ -382,30 +391,30 @@ flow_table_insert(struct flow_table *table, const struct match *match,
     OVS_REQUIRES(table->mutex)
 {
     struct flow_subtable *subtable;
-    size_t stats_ofs, slot_ofs;
     struct megaflow *flow;
+    size_t stats_ofs;
     uint32_t hash;
 
     if (cmap_count(&table->by_ufid) >= table->max_flows) {
         return NULL;
     }
 
-    /* One allocation holds the flow, its masked key values, its statistics
-     * and the installing thread's statistics slot, in that order. */
+    /* One allocation, in whole lines, holds the flow, its masked key values
+     * and its statistics (without their slots, which come from the threads'
+     * pools), in that order. */
     subtable = subtable_find_or_create(table, &match->wc);
     stats_ofs = ROUND_UP(sizeof *flow
                          + subtable->n_values * sizeof flow->key_values[0],
                          sizeof(void *));
-    slot_ofs = ROUND_UP(stats_ofs + flow_stats_size(table->n_stats_slots),
-                        CACHE_LINE_SIZE);
-    flow = xzalloc_cacheline(slot_ofs + (installer ? FLOW_STATS_SLOT_SIZE
-                                                   : 0));
+    flow = xzalloc_cacheline(ROUND_UP(stats_ofs
+                                      + flow_stats_size(table->n_stats_slots),
+                                      CACHE_LINE_SIZE));
     *CONST_CAST(ovs_u128 *, &flow->ufid) = *ufid;
     flow->key = miniflow_create(&match->flow);
     flow->subtable = subtable;
     flow->stats = (struct flow_stats *) ((char *) flow + stats_ofs);
-    flow_stats_init(flow->stats, table->n_stats_slots, installer,
-                    installer ? (char *) flow + slot_ofs : NULL);
+    flow_stats_init(flow->stats, table->n_stats_slots, table->stats_pools,
+                    installer);
     ovs_refcount_init(&flow->ref_cnt);
     atomic_init(&flow->dead, false);
     ovsrcu_set_hidden(&flow->actions,
@@ -429,7 +438,8 @@ flow_table_set_actions(struct flow_table *table OVS_UNUSED,
     const struct megaflow_actions *old = megaflow_get_actions(flow);
 
     ovsrcu_set(&flow->actions, megaflow_actions_create(actions, actions_len));
-    ovsrcu_postpone(free, CONST_CAST(struct megaflow_actions *, old));
+    ovsrcu_postpone(free_cacheline,
+                    CONST_CAST(struct megaflow_actions *, old));
 }
 
 /* Counts a megaflow just marked dead in 'table''s 'n_removed'. */
@@ -775,7 +785,8 @@ megaflow_try_ref(struct megaflow *flow)
 static void
 megaflow_free(struct megaflow *flow)
 {
-    free(CONST_CAST(struct megaflow_actions *, megaflow_get_actions(flow)));
+    free_cacheline(CONST_CAST(struct megaflow_actions *,
+                              megaflow_get_actions(flow)));
     flow_stats_uninit(flow->stats);
     free(CONST_CAST(struct miniflow *, flow->key));
     free_cacheline(flow);

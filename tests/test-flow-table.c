@@ -26,7 +26,12 @@
  * "sweep": a thread's exact-match cache (flow-cache.h) is swept only while
  * the table has removed megaflows that its last sweep pass did not see; a
  * pass releases the removed megaflows the cache holds and keeps the rest,
- * and flow_cache_insert() takes no removed megaflow. */
+ * and flow_cache_insert() takes no removed megaflow.
+ *
+ * "slot-pools": the pools of statistics slots (slot-pool.h) give each
+ * thread index lines that lie beside no other pool's line, aligned and
+ * zeroed, take lines given back for their next allocations, and count
+ * what they hand out. */
 
 #include <config.h>
 
@@ -41,6 +46,7 @@
 #include "ovs-rcu.h"
 #include "packet-key.h"
 #include "packets.h"
+#include "slot-pool.h"
 #include "test-harness.h"
 #include "util.h"
 
@@ -308,12 +314,121 @@ test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     ovsrcu_quiesce();
 }
 
+/* Lines the "slot-pools" test takes from each of two pools: three chunks'
+ * worth. */
+#define N_POOL_LINES 3000
+
+/* A line taken from a pool, and which pool. */
+struct pool_line {
+    uintptr_t addr;
+    size_t pool;
+};
+
+static int
+compare_pool_lines(const void *a_, const void *b_)
+{
+    const struct pool_line *a = a_, *b = b_;
+
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static void
+test_slot_pools(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+{
+    struct slot_pools *pools = slot_pools_create(3);
+    struct pool_line *lines = xmalloc(2 * N_POOL_LINES * sizeof *lines);
+    size_t n_held, n_lines, n_beside = 0, n_after_own = 0;
+    void *again[16];
+
+    /* Two threads take lines in turns, as two threads that first hit the
+     * same flows do. */
+    for (size_t i = 0; i < 2 * N_POOL_LINES; i++) {
+        size_t pool = 1 + i % 2;
+        uint8_t *line = slot_pools_alloc(pools, pool);
+
+        if (!line) {
+            test_fail("pool %"PRIuSIZE" gave no line", pool);
+        }
+        if ((uintptr_t) line % CACHE_LINE_SIZE) {
+            test_fail("line %p is not aligned to a cache line", line);
+        }
+        for (size_t j = 0; j < CACHE_LINE_SIZE; j++) {
+            if (line[j]) {
+                test_fail("a new line is not zeroed");
+            }
+        }
+        memset(line, 0xff, CACHE_LINE_SIZE);
+        lines[i] = (struct pool_line) { (uintptr_t) line, pool };
+    }
+    qsort(lines, 2 * N_POOL_LINES, sizeof *lines, compare_pool_lines);
+    for (size_t i = 1; i < 2 * N_POOL_LINES; i++) {
+        if (lines[i].addr - lines[i - 1].addr < CACHE_LINE_SIZE) {
+            test_fail("two lines overlap");
+        }
+        if (lines[i].addr - lines[i - 1].addr == CACHE_LINE_SIZE
+            && lines[i].pool != lines[i - 1].pool) {
+            n_beside++;
+        }
+        if (lines[i].addr - lines[i - 1].addr == CACHE_LINE_SIZE
+            && lines[i].pool == lines[i - 1].pool) {
+            n_after_own++;
+        }
+    }
+    printf("%d lines from each of pools 1 and 2, taken in turns: "
+           "%"PRIuSIZE" beside a line of the other pool, "
+           "%"PRIuSIZE" right after a line of their own\n",
+           N_POOL_LINES, n_beside, n_after_own);
+    n_lines = slot_pools_n_lines(pools, 1, &n_held);
+    printf("pool 1: %"PRIuSIZE" lines in use, room for %"PRIuSIZE"\n",
+           n_lines, n_held);
+
+    /* Lines given back are taken again, zeroed, before a new chunk. */
+    for (size_t i = 0; i < ARRAY_SIZE(again); i++) {
+        for (size_t j = 0; j < 2 * N_POOL_LINES; j++) {
+            if (lines[j].pool == 1 && lines[j].addr) {
+                slot_pools_free(pools, 1, (void *) lines[j].addr);
+                lines[j].addr = 0;
+                break;
+            }
+        }
+    }
+    n_lines = slot_pools_n_lines(pools, 1, &n_held);
+    printf("%"PRIuSIZE" given back: %"PRIuSIZE" in use\n",
+           ARRAY_SIZE(again), n_lines);
+    for (size_t i = 0; i < ARRAY_SIZE(again); i++) {
+        uint8_t *line = again[i] = slot_pools_alloc(pools, 1);
+
+        for (size_t j = 0; j < CACHE_LINE_SIZE; j++) {
+            if (line[j]) {
+                test_fail("a line taken again is not zeroed");
+            }
+        }
+    }
+    n_lines = slot_pools_n_lines(pools, 1, &n_held);
+    printf("taken again: %"PRIuSIZE" in use, room for %"PRIuSIZE"\n",
+           n_lines, n_held);
+    printf("pool 3 of 3: %s\n",
+           slot_pools_alloc(pools, 3) ? "a line" : "no line");
+
+    /* A reference keeps the pools after their creator's is gone. */
+    slot_pools_ref(pools);
+    slot_pools_unref(pools);
+    for (size_t i = 0; i < ARRAY_SIZE(again); i++) {
+        slot_pools_free(pools, 1, again[i]);
+    }
+    n_lines = slot_pools_n_lines(pools, 1, &n_held);
+    printf("after one of two references: %"PRIuSIZE" in use\n", n_lines);
+    slot_pools_unref(pools);
+    free(lines);
+}
+
 int
 main(int argc, char *argv[])
 {
     static const struct test_command commands[] = {
         { "shapes", test_shapes },
         { "sweep", test_sweep },
+        { "slot-pools", test_slot_pools },
     };
 
     return test_run_command(commands, ARRAY_SIZE(commands), argc, argv);
