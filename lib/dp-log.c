@@ -142,7 +142,7 @@ dp_log_flow_change(const struct megaflow *flow, const struct match *match,
     odp_flow_key_from_mask(&parms, &mask);
 
     ds_put_cstr(&ds, old_actions ? "flow_mod: " : "flow_add: ");
-    odp_format_ufid(&flow->ufid, &ds);
+    odp_format_ufid(megaflow_ufid(flow), &ds);
     ds_put_cstr(&ds, " mega_");
     get_mega_ufid(match, &mega_ufid);
     odp_format_ufid(&mega_ufid, &ds);

@@ -48,7 +48,7 @@ struct flow_stats {
     /* Incremented by flow_stats_clear().  A slot whose 'generation' differs
      * counts as zero. */
     atomic_uint32_t generation;
-    size_t n_slots;             /* Number of elements in 'slots'. */
+    uint32_t n_slots;           /* Number of elements in 'slots'. */
     struct slot_pools *pools;   /* Where slots[i] comes from: pool i. */
 
     /* slots[i] belongs to the forwarding thread with index i.  The slot of

@@ -36,8 +36,10 @@ VLOG_DEFINE_THIS_MODULE(flow_table);
 /* All the megaflows that share one mask. */
 struct flow_subtable {
     struct cmap rules;          /* Megaflows, by hash of their masked key. */
-    struct minimask *mask;      /* The mask; its map orders 'key_values'. */
+    struct minimask *mask;      /* The mask; its map orders the values. */
     size_t n_values;            /* Number of 64-bit units in the mask. */
+    size_t values_ofs;          /* Offset of a megaflow's key values... */
+    uint16_t ident_ofs;         /* ...and of its struct megaflow_ident. */
     size_t n_rules;             /* cmap_count(&rules), kept by writers. */
     char *extra_info;           /* For 'dpctl/dump-flows -m'. */
 };
@@ -70,7 +72,29 @@ struct flow_table {
                                    * 'mutex'. */
 };
 
+/* What dumps, flow_get and flow_del read of a megaflow, after its key
+ * values, away from the lines a hit and a lookup read. */
+struct megaflow_ident {
+    ovs_u128 ufid;                  /* Unique flow identifier. */
+    const struct miniflow *key;     /* The key it was installed with. */
+};
+
 static void megaflow_free(struct megaflow *);
+
+/* Returns the masked key values of 'flow', a megaflow of 'subtable', in the
+ * mask's map order. */
+static inline uint64_t *
+megaflow_values(const struct flow_subtable *subtable,
+                const struct megaflow *flow)
+{
+    return (uint64_t *) ((char *) flow + subtable->values_ofs);
+}
+
+static struct megaflow_ident *
+megaflow_ident(const struct megaflow *flow)
+{
+    return (struct megaflow_ident *) ((char *) flow + flow->ident_ofs);
+}
 
 static uint32_t
 ufid_hash(const ovs_u128 *ufid)
@@ -174,7 +198,7 @@ subtable_find(const struct flow_subtable *subtable, const uint64_t *values,
     struct megaflow *flow;
 
     CMAP_FOR_EACH_WITH_HASH (flow, node, hash, &subtable->rules) {
-        if (!memcmp(flow->key_values, values,
+        if (!memcmp(megaflow_values(subtable, flow), values,
                     subtable->n_values * sizeof *values)) {
             return flow;
         }
@@ -228,7 +252,7 @@ flow_table_find_ufid(const struct flow_table *table, const ovs_u128 *ufid)
 
     CMAP_FOR_EACH_WITH_HASH (flow, ufid_node, ufid_hash(ufid),
                              &table->by_ufid) {
-        if (ovs_u128_equals(flow->ufid, *ufid)) {
+        if (ovs_u128_equals(*megaflow_ufid(flow), *ufid)) {
             return flow;
         }
     }
@@ -314,6 +338,7 @@ subtable_find_or_create(struct flow_table *table,
 {
     struct minimask *mask = minimask_create(wc);
     struct flow_subtable *subtable;
+    size_t ident_ofs;
 
     PVECTOR_FOR_EACH (subtable, &table->subtables) {
         if (minimask_equal(subtable->mask, mask)) {
@@ -326,6 +351,14 @@ subtable_find_or_create(struct flow_table *table,
     cmap_init(&subtable->rules);
     subtable->mask = mask;
     subtable->n_values = miniflow_n_values(&mask->masks);
+    subtable->values_ofs = ROUND_UP(sizeof(struct megaflow)
+                                    + flow_stats_size(table->n_stats_slots),
+                                    sizeof(uint64_t));
+    ident_ofs = ROUND_UP(subtable->values_ofs
+                         + subtable->n_values * sizeof(uint64_t),
+                         sizeof(void *));
+    ovs_assert(ident_ofs <= UINT16_MAX); /* Beyond 8,000 threads. */
+    subtable->ident_ofs = ident_ofs;
     subtable->extra_info = subtable_format_extra_info(subtable);
     pvector_insert(&table->subtables, subtable, 0);
     pvector_publish(&table->subtables);
@@ -391,35 +424,32 @@ flow_table_insert(struct flow_table *table, const struct match *match,
     OVS_REQUIRES(table->mutex)
 {
     struct flow_subtable *subtable;
+    struct megaflow_ident *ident;
     struct megaflow *flow;
-    size_t stats_ofs;
     uint32_t hash;
 
     if (cmap_count(&table->by_ufid) >= table->max_flows) {
         return NULL;
     }
 
-    /* One allocation, in whole lines, holds the flow, its masked key values
-     * and its statistics (without their slots, which come from the threads'
-     * pools), in that order. */
+    /* Whole lines, laid out as struct megaflow says. */
     subtable = subtable_find_or_create(table, &match->wc);
-    stats_ofs = ROUND_UP(sizeof *flow
-                         + subtable->n_values * sizeof flow->key_values[0],
-                         sizeof(void *));
-    flow = xzalloc_cacheline(ROUND_UP(stats_ofs
-                                      + flow_stats_size(table->n_stats_slots),
+    flow = xzalloc_cacheline(ROUND_UP(subtable->ident_ofs + sizeof *ident,
                                       CACHE_LINE_SIZE));
-    *CONST_CAST(ovs_u128 *, &flow->ufid) = *ufid;
-    flow->key = miniflow_create(&match->flow);
     flow->subtable = subtable;
-    flow->stats = (struct flow_stats *) ((char *) flow + stats_ofs);
+    flow->ident_ofs = subtable->ident_ofs;
+    ident = megaflow_ident(flow);
+    ident->ufid = *ufid;
+    ident->key = miniflow_create(&match->flow);
+    flow->stats = (struct flow_stats *) (flow + 1);
     flow_stats_init(flow->stats, table->n_stats_slots, table->stats_pools,
                     installer);
     ovs_refcount_init(&flow->ref_cnt);
     atomic_init(&flow->dead, false);
     ovsrcu_set_hidden(&flow->actions,
                       megaflow_actions_create(actions, actions_len));
-    hash = subtable_mask_flow(subtable, &match->flow, flow->key_values);
+    hash = subtable_mask_flow(subtable, &match->flow,
+                              megaflow_values(subtable, flow));
 
     cmap_insert(&subtable->rules, &flow->node, hash);
     cmap_insert(&table->by_ufid, &flow->ufid_node, ufid_hash(ufid));
@@ -474,8 +504,10 @@ flow_table_remove(struct flow_table *table, struct megaflow *flow)
     struct flow_subtable *subtable = flow->subtable;
 
     cmap_remove(&subtable->rules, &flow->node,
-                subtable_hash_values(subtable, flow->key_values));
-    cmap_remove(&table->by_ufid, &flow->ufid_node, ufid_hash(&flow->ufid));
+                subtable_hash_values(subtable,
+                                     megaflow_values(subtable, flow)));
+    cmap_remove(&table->by_ufid, &flow->ufid_node,
+                ufid_hash(megaflow_ufid(flow)));
     atomic_store_relaxed(&flow->dead, true);
     count_removal(table);
 
@@ -733,7 +765,8 @@ flow_table_lookup_batch(const struct flow_table *table,
             struct megaflow *flow;
 
             CMAP_NODE_FOR_EACH (flow, node, nodes[j]) {
-                if (OVS_LIKELY(!memcmp(flow->key_values, values[j],
+                if (OVS_LIKELY(!memcmp(megaflow_values(subtable, flow),
+                                       values[j],
                                        values_size))) {
                     flows[j] = flow;
                     goto next;
@@ -774,6 +807,13 @@ megaflow_get_actions(const struct megaflow *flow)
 }
 
 
+/* Returns 'flow''s unique flow identifier. */
+const ovs_u128 *
+megaflow_ufid(const struct megaflow *flow)
+{
+    return &megaflow_ident(flow)->ufid;
+}
+
 /* Takes a reference to 'flow', for a cache that keeps it past the current
  * RCU grace period.  Fails if the flow is already being freed. */
 bool
@@ -788,7 +828,7 @@ megaflow_free(struct megaflow *flow)
     free_cacheline(CONST_CAST(struct megaflow_actions *,
                               megaflow_get_actions(flow)));
     flow_stats_uninit(flow->stats);
-    free(CONST_CAST(struct miniflow *, flow->key));
+    free(CONST_CAST(struct miniflow *, megaflow_ident(flow)->key));
     free_cacheline(flow);
 }
 
@@ -813,7 +853,7 @@ megaflow_get_mask(const struct megaflow *flow, struct flow_wildcards *wc)
 void
 megaflow_get_key(const struct megaflow *flow, struct flow *key)
 {
-    miniflow_expand(flow->key, key);
+    miniflow_expand(megaflow_ident(flow)->key, key);
 }
 
 /* Describes 'flow''s mask as dpif-netdev's 'dp-extra-info' does.  Valid

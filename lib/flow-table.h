@@ -70,25 +70,28 @@ megaflow_action_sets_tunnel(const struct nlattr *a)
 }
 
 /* One installed megaflow.  Everything but 'actions', 'dead' and the
- * reference count is fixed at creation. */
+ * reference count is fixed at creation.
+ *
+ * One cache-aligned allocation holds, in order: this header, the flow's
+ * statistics ('stats': the slot pointers, not the slots), its masked key
+ * values, and its UFID and installed key, which only dumps, flow_get and
+ * flow_del read (megaflow_ufid(), megaflow_get_key()).  A hit reads the
+ * header and its thread's slot pointer, a lookup the header and the key
+ * values: with up to 3 threads' slots and 5 key values (a 5-tuple's mask),
+ * both fit the first two lines, which flow_table_lookup_batch()
+ * prefetches. */
 struct megaflow {
-    /* What a lookup that reaches the flow reads, and a hit writes through:
-     * first, so that with the key values they share the flow's first cache
-     * lines.  The allocation is cache-line aligned. */
     struct cmap_node node;          /* In its subtable, by masked-key hash. */
     struct flow_subtable *subtable; /* Its mask's subtable. */
     OVSRCU_TYPE(const struct megaflow_actions *) actions;
-    struct flow_stats *stats;       /* Per-thread statistics, in this
-                                     * allocation, after 'key_values'. */
+    struct flow_stats *stats;       /* Per-thread statistics, right after
+                                     * this header. */
     struct ovs_refcount ref_cnt;    /* The table's reference, and caches'. */
     atomic_bool dead;               /* Removed from the table? */
-
-    /* What dumps, flow_get and flow_del read. */
+    uint16_t ident_ofs;             /* Offset of the UFID and key, kept here
+                                     * because a flow can outlive its
+                                     * subtable in the threads' caches. */
     struct cmap_node ufid_node;     /* In the table's UFID map. */
-    const ovs_u128 ufid;            /* Unique flow identifier. */
-    const struct miniflow *key;     /* The key it was installed with. */
-
-    uint64_t key_values[];          /* Masked key, in the mask's map order. */
 };
 
 struct flow_table *flow_table_create(size_t n_stats_slots);
@@ -157,6 +160,7 @@ void flow_table_flush(struct flow_table *);
 
 /* Megaflows. */
 const struct megaflow_actions *megaflow_get_actions(const struct megaflow *);
+const ovs_u128 *megaflow_ufid(const struct megaflow *);
 bool megaflow_try_ref(struct megaflow *);
 void megaflow_unref(struct megaflow *);
 void megaflow_get_mask(const struct megaflow *, struct flow_wildcards *);

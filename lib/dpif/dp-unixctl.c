@@ -144,7 +144,7 @@ flow_stats_show(struct unixctl_conn *conn, int argc, const char *argv[],
 
     ds_init(&s);
     flow_stats_get(flow->stats, &total);
-    flow_stats_format_total(&s, &flow->ufid, &total);
+    flow_stats_format_total(&s, megaflow_ufid(flow), &total);
 
     ovs_mutex_lock(&dp->reconfig_mutex);
     for (size_t i = 0; i < flow_stats_n_slots(flow->stats); i++) {

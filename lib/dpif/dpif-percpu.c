@@ -514,7 +514,7 @@ megaflow_to_dpif_flow(const struct megaflow *flow, struct ofpbuf *key_buf,
         out->actions_len = actions->size;
     }
 
-    out->ufid = flow->ufid;
+    out->ufid = *megaflow_ufid(flow);
     out->ufid_present = true;
     out->pmd_id = NON_PMD_CORE_ID;
     flow_stats_get(flow->stats, &out->stats);
