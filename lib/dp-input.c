@@ -24,6 +24,7 @@
 #include "flow-cache.h"
 #include "flow-stats.h"
 #include "flow-table.h"
+#include "header-key.h"
 #include "netdev.h"
 #include "odp-util.h"
 #include "packet-key.h"
@@ -117,18 +118,6 @@ flow_batch_add(struct flow_batches *fb, struct megaflow *flow,
     b->tcp_flags |= tcp_flags;
 }
 
-/* Copies 'key''s hit on 'flow' into the thread's exact-match cache, with
- * the probability emc-insert-inv-prob sets ('insert_min' out of
- * UINT32_MAX). */
-static void
-maybe_cache(struct pmd_thread *t, uint32_t insert_min,
-            const struct packet_key *key, struct megaflow *flow)
-{
-    if (insert_min && random_uint32() <= insert_min) {
-        flow_cache_insert(t->cache, key, flow);
-    }
-}
-
 /* Lookups in one measuring window of the exact-match cache's hit rate. */
 #define EMC_WINDOW_LOOKUPS 1024
 
@@ -174,7 +163,12 @@ emc_account(struct pmd_thread *t, uint32_t n_lookups, uint32_t n_hits)
  * packet kept, with its key and the megaflow it hit.  On the stack of the
  * forwarding thread; entry 'i' of every array is the same packet. */
 struct input_batch {
-    struct packet_key keys[NETDEV_MAX_BURST];   /* Each packet's key. */
+    struct packet_key keys[NETDEV_MAX_BURST];   /* Each packet's key, unless
+                                                 * its header key hit. */
+    struct header_key header_keys[NETDEV_MAX_BURST]; /* Its header key, if
+                                                 * 'header_map' has it. */
+    unsigned long header_map;                   /* Packets with a header key
+                                                 * (header-key.h's shape). */
     const struct miniflow *miniflows[NETDEV_MAX_BURST]; /* &keys[i].mf, for
                                                  * the batched lookup. */
     struct megaflow *flows[NETDEV_MAX_BURST];   /* Its megaflow, NULL while
@@ -183,21 +177,63 @@ struct input_batch {
     uint16_t tcp_flags[NETDEV_MAX_BURST];       /* Its TCP flags. */
 };
 
+/* Copies the hit of packet 'i' of 'ib' on 'flow' into the thread's
+ * exact-match cache, by its header key if it has one and otherwise by its
+ * miniflow, with the probability emc-insert-inv-prob sets ('insert_min' out
+ * of UINT32_MAX). */
+static void
+maybe_cache(struct pmd_thread *t, uint32_t insert_min,
+            const struct input_batch *ib, size_t i, struct megaflow *flow)
+{
+    if (insert_min && random_uint32() <= insert_min) {
+        if (ib->header_map & (1UL << i)) {
+            flow_cache_insert_header(t->cache, &ib->header_keys[i], flow);
+        } else {
+            flow_cache_insert(t->cache, &ib->keys[i], flow);
+        }
+    }
+}
+
+/* Looks packet 'n' of 'ib', just received on 'in_port', up by its header
+ * key, if it has the shape for one (header-key.h), and if 'use_emc'.
+ * Returns the megaflow it hit, or NULL; notes a packet with a header key in
+ * 'ib->header_map', so that its hit in the megaflow table is cached by it.
+ * Called only if the exact-match cache is enabled at all ('insert_min'). */
+static struct megaflow *
+input_header_lookup(struct pmd_thread *t, struct dp_packet *packet,
+                    odp_port_t in_port, bool use_emc, struct input_batch *ib,
+                    size_t n)
+{
+    if (!header_key_extract(&ib->header_keys[n], packet, in_port,
+                            &ib->tcp_flags[n])) {
+        return NULL;
+    }
+    ib->header_map |= 1UL << n;
+    return use_emc ? flow_cache_lookup_header(t->cache, &ib->header_keys[n])
+                   : NULL;
+}
+
 /* Pass 1, key and cache (dpif-netdev's dfc_processing()): drops what is
  * shorter than an Ethernet header, initializes the metadata of a packet
- * received on 'in_port' (unless 'md_is_valid'), extracts each packet's key
- * into 'ib' and, if 'use_emc', looks it up in the exact-match cache.
- * Returns how many packets 'ib' holds; sets '*miss_mapp' to those the
- * cache did not match (all of them without 'use_emc'). */
+ * received on 'in_port' (unless 'md_is_valid'), and, if 'use_emc', looks
+ * each packet up in the exact-match cache: by its header key, if it has
+ * one and 'use_header_keys' (the cache is on), without extracting its
+ * miniflow on a hit; otherwise by its miniflow, extracted into 'ib'.  A
+ * packet the cache does not match has its miniflow extracted for the
+ * megaflow lookup.  Returns how many
+ * packets 'ib' holds; sets '*miss_mapp' to those the cache did not match
+ * (all of them without 'use_emc'). */
 static size_t
 input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
                      bool md_is_valid, odp_port_t in_port, bool use_emc,
-                     struct input_batch *ib, unsigned long *miss_mapp)
+                     bool use_header_keys, struct input_batch *ib,
+                     unsigned long *miss_mapp)
 {
     size_t n_packets = dp_packet_batch_size(batch);
     unsigned long miss_map = 0;
     size_t n = 0;
 
+    ib->header_map = 0;
     for (size_t i = 0; i < n_packets; i++) {
         struct dp_packet *packet = batch->packets[i];
         struct packet_key *key = &ib->keys[n];
@@ -210,18 +246,28 @@ input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
             dp_packet_delete(packet);
             continue;
         }
+        ib->packets[n] = packet;
         if (!md_is_valid) {
             pkt_metadata_init(&packet->md, in_port);
+            if (use_header_keys) {
+                ib->flows[n] = input_header_lookup(t, packet, in_port,
+                                                   use_emc, ib, n);
+                if (ib->flows[n]) {
+                    n++;
+                    continue;
+                }
+            }
         }
 
         packet_key_init(key, packet, t->recirc_depth);
-        ib->flows[n] = use_emc ? flow_cache_lookup(t->cache, key) : NULL;
+        ib->flows[n] = (use_emc && !(ib->header_map & (1UL << n))
+                        ? flow_cache_lookup(t->cache, key) : NULL);
         if (!ib->flows[n]) {
             miss_map |= 1UL << n;
         }
         ib->miniflows[n] = &key->mf;
         ib->tcp_flags[n] = miniflow_get_tcp_flags(&key->mf);
-        ib->packets[n++] = packet;
+        n++;
     }
     if (use_emc) {
         uint32_t n_hits = n - count_1bits(miss_map);
@@ -250,7 +296,7 @@ input_megaflow_lookup(struct pmd_thread *t, struct input_batch *ib,
     pmd_counter_add(t, PMD_MEGAFLOW_HITS,
                     count_1bits(miss_map & ~lookup_map));
     ULLONG_FOR_EACH_1 (i, miss_map & ~lookup_map) {
-        maybe_cache(t, insert_min, &ib->keys[i], ib->flows[i]);
+        maybe_cache(t, insert_min, ib, i, ib->flows[i]);
     }
     return lookup_map;
 }
@@ -268,12 +314,14 @@ input_upcalls(struct pmd_thread *t, struct input_batch *ib,
     size_t i;
 
     ULLONG_FOR_EACH_1 (i, lookup_map) {
+        const struct header_key *header_key
+            = ib->header_map & (1UL << i) ? &ib->header_keys[i] : NULL;
         struct megaflow *flow = dp_upcall_miss(t, ib->packets[i],
-                                               &ib->keys[i]);
+                                               &ib->keys[i], header_key);
 
         if (flow) {
             pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
-            maybe_cache(t, insert_min, &ib->keys[i], flow);
+            maybe_cache(t, insert_min, ib, i, flow);
         } else {
             pmd_counter_add(t, PMD_MISSES, 1);
         }
@@ -334,8 +382,8 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
     atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
     use_emc = emc_lookup_wanted(t, insert_min);
 
-    n = input_keys_and_cache(t, batch, md_is_valid, in_port, use_emc, &ib,
-                             &miss_map);
+    n = input_keys_and_cache(t, batch, md_is_valid, in_port, use_emc,
+                             insert_min != 0, &ib, &miss_map);
     if (miss_map) {
         unsigned long lookup_map = input_megaflow_lookup(t, &ib, miss_map,
                                                          insert_min);

@@ -76,11 +76,12 @@ upcall(struct pmd_thread *t, const struct dp_packet *packet,
 }
 
 static bool install(struct pmd_thread *, const struct packet_key *,
-                    const struct match *, const ovs_u128 *ufid,
+                    const struct header_key *, const struct match *,
+                    const ovs_u128 *ufid,
                     const struct ofpbuf *add_actions);
 
-/* Asks ofproto for the actions and megaflow of 'packet', with key 'key',
- * installs the megaflow unless ofproto said not to or another thread
+/* Asks ofproto for the actions and megaflow of 'packet', with key 'key'
+ * (and header key 'header_key', or NULL), installs the megaflow unless ofproto said not to or another thread
  * installed one first, releases 'turn', and then executes the actions on
  * the packet, taking ownership of it.
  *
@@ -90,7 +91,9 @@ static bool install(struct pmd_thread *, const struct packet_key *,
  * orders, or one thread with itself. */
 static void
 upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
-                   const struct packet_key *key, struct ovs_mutex *turn)
+                   const struct packet_key *key,
+                   const struct header_key *header_key,
+                   struct ovs_mutex *turn)
     OVS_RELEASES(turn)
 {
     uint64_t actions_stub[DP_UPCALL_ACTIONS_STUB / 8];
@@ -126,7 +129,7 @@ upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
     /* ENOSPC: ofproto wants the actions executed but no megaflow, mostly
      * because the datapath is at its flow limit (should_install_flow()). */
     if (error == ENOSPC
-        || !install(t, key, &match, &ufid,
+        || !install(t, key, header_key, &match, &ufid,
                     put_actions->size ? put_actions : actions)) {
         pmd_counter_add(t, PMD_NOT_INSTALLED, 1);
         COVERAGE_INC(percpu_flow_limit);
@@ -144,12 +147,13 @@ out:
 
 /* Installs the megaflow 'match' with 'ufid' and 'add_actions', which an
  * upcall for a packet with key 'key' returned, unless another thread
- * installed one first, and caches it for 'key' with the usual odds.
+ * installed one first, and caches it with the usual odds, for the packet's
+ * header key 'header_key' if it has one (nonnull) and otherwise for 'key'.
  * Returns false if the table was full, so that nothing was installed. */
 static bool
 install(struct pmd_thread *t, const struct packet_key *key,
-        const struct match *match, const ovs_u128 *ufid,
-        const struct ofpbuf *add_actions)
+        const struct header_key *header_key, const struct match *match,
+        const ovs_u128 *ufid, const struct ofpbuf *add_actions)
 {
     struct flow_table *table = t->dp->table;
     struct megaflow *flow;
@@ -178,12 +182,18 @@ install(struct pmd_thread *t, const struct packet_key *key,
     /* Into the exact-match cache with the same odds as any megaflow hit. */
     atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
     if (insert_min && random_uint32() <= insert_min) {
-        flow_cache_insert(t->cache, key, flow);
+        if (header_key) {
+            flow_cache_insert_header(t->cache, header_key, flow);
+        } else {
+            flow_cache_insert(t->cache, key, flow);
+        }
     }
     return true;
 }
 
-/* Handles 'packet', with key 'key', which missed every table.
+/* Handles 'packet', with key 'key' (and header key 'header_key', or NULL:
+ * the megaflow an upcall installs is cached for it), which missed every
+ * table.
  *
  * Threads that miss the same flow at once take turns, by a lock chosen by
  * the key's hash, so that the megaflow costs one upcall, not one per
@@ -196,7 +206,8 @@ install(struct pmd_thread *t, const struct packet_key *key,
  * of it, installs the megaflow if ofproto asks for one, and returns NULL. */
 struct megaflow *
 dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
-               const struct packet_key *key)
+               const struct packet_key *key,
+               const struct header_key *header_key)
 {
     struct ovs_mutex *lock = &t->dp->upcall_locks[key->hash
                                                   % DP_UPCALL_LOCKS];
@@ -207,7 +218,7 @@ dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
     if (flow) {
         ovs_mutex_unlock(lock);
     } else {
-        upcall_and_install(t, packet, key, lock);
+        upcall_and_install(t, packet, key, header_key, lock);
     }
     return flow;
 }

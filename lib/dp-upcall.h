@@ -29,6 +29,7 @@
 
 struct dp_packet;
 struct flow;
+struct header_key;
 struct megaflow;
 struct nlattr;
 struct ofpbuf;
@@ -36,7 +37,8 @@ struct packet_key;
 struct pmd_thread;
 
 struct megaflow *dp_upcall_miss(struct pmd_thread *, struct dp_packet *,
-                                const struct packet_key *);
+                                const struct packet_key *,
+                                const struct header_key *);
 int dp_upcall_action(struct pmd_thread *, struct dp_packet *,
                      const struct flow *, const struct nlattr *userdata,
                      struct ofpbuf *actions);

@@ -42,12 +42,21 @@ flow_cache_entry_clear(struct flow_cache_entry *e)
     e->flow = NULL;
 }
 
+/* Empties header entry 'e', dropping its reference. */
+void
+flow_cache_header_entry_clear(struct flow_cache_header_entry *e)
+{
+    megaflow_unref(e->flow);
+    e->flow = NULL;
+}
+
 /* Drops every entry of 'cache' and the references they hold. */
 void
 flow_cache_flush(struct flow_cache *cache)
 {
     for (size_t i = 0; i < FLOW_CACHE_ENTRIES; i++) {
         flow_cache_entry_clear(&cache->entries[i]);
+        flow_cache_header_entry_clear(&cache->header_entries[i]);
     }
 }
 
@@ -61,35 +70,69 @@ flow_cache_destroy(struct flow_cache *cache)
     }
 }
 
-/* Caches 'flow' for 'key', replacing an empty or dead entry if one of the two
- * candidates is, and otherwise the one whose hash is smaller (a cheap,
- * stateless choice of victim, as dpif-netdev makes). */
+/* Returns which of two candidate entries, holding 'flows' and 'hashes',
+ * a new entry replaces: an empty or dead one if either is, and otherwise
+ * the one whose hash is smaller (a cheap, stateless choice of victim, as
+ * dpif-netdev makes). */
+static int
+flow_cache_victim(struct megaflow *const flows[2], const uint32_t hashes[2])
+{
+    for (int i = 0; i < 2; i++) {
+        if (!flows[i] || megaflow_is_dead(flows[i])) {
+            return i;
+        }
+    }
+    return hashes[1] < hashes[0];
+}
+
+/* Takes a reference to 'flow' for a new cache entry and returns true, or
+ * returns false if 'flow' has been removed: a sweep pass begun since its
+ * removal would not look for it. */
+static bool
+flow_cache_ref(struct megaflow *flow)
+{
+    return !megaflow_is_dead(flow) && megaflow_try_ref(flow);
+}
+
+/* Caches 'flow' for the miniflow key 'key'. */
 void
 flow_cache_insert(struct flow_cache *cache, const struct packet_key *key,
                   struct megaflow *flow)
 {
-    struct flow_cache_entry *victim = NULL;
+    struct flow_cache_entry *e[2] = {
+        flow_cache_candidate(cache, key->hash, 0),
+        flow_cache_candidate(cache, key->hash, 1),
+    };
+    struct megaflow *const flows[2] = { e[0]->flow, e[1]->flow };
+    const uint32_t hashes[2] = { e[0]->key.hash, e[1]->key.hash };
+    struct flow_cache_entry *victim = e[flow_cache_victim(flows, hashes)];
 
-    for (int i = 0; i < 2; i++) {
-        struct flow_cache_entry *e = flow_cache_candidate(cache, key->hash, i);
-
-        if (!e->flow || megaflow_is_dead(e->flow)) {
-            victim = e;
-            break;
-        }
-        if (!victim || e->key.hash < victim->key.hash) {
-            victim = e;
-        }
+    if (flow_cache_ref(flow)) {
+        flow_cache_entry_clear(victim);
+        victim->flow = flow;
+        packet_key_copy(&victim->key, key);
     }
+}
 
-    if (megaflow_is_dead(flow) || !megaflow_try_ref(flow)) {
-        /* A removed megaflow, which a sweep pass begun since its removal
-         * would not look for. */
-        return;
+/* Caches 'flow' for the header key 'key'. */
+void
+flow_cache_insert_header(struct flow_cache *cache,
+                         const struct header_key *key, struct megaflow *flow)
+{
+    struct flow_cache_header_entry *e[2] = {
+        flow_cache_header_candidate(cache, key->hash, 0),
+        flow_cache_header_candidate(cache, key->hash, 1),
+    };
+    struct megaflow *const flows[2] = { e[0]->flow, e[1]->flow };
+    const uint32_t hashes[2] = { e[0]->key.hash, e[1]->key.hash };
+    struct flow_cache_header_entry *victim
+        = e[flow_cache_victim(flows, hashes)];
+
+    if (flow_cache_ref(flow)) {
+        flow_cache_header_entry_clear(victim);
+        victim->flow = flow;
+        victim->key = *key;
     }
-    flow_cache_entry_clear(victim);
-    victim->flow = flow;
-    packet_key_copy(&victim->key, key);
 }
 
 /* Releases a few entries whose megaflow is dead, so that removed megaflows
@@ -112,8 +155,13 @@ flow_cache_sweep(struct flow_cache *cache, uint64_t n_removed)
         cache->pass_removed = n_removed;
     }
     for (int i = 0; i < FLOW_CACHE_SWEEP_BATCH; i++) {
+        struct flow_cache_header_entry *h
+            = &cache->header_entries[cache->sweep_pos];
         struct flow_cache_entry *e = &cache->entries[cache->sweep_pos];
 
+        if (h->flow && megaflow_is_dead(h->flow)) {
+            flow_cache_header_entry_clear(h);
+        }
         if (e->flow && megaflow_is_dead(e->flow)) {
             flow_cache_entry_clear(e);
         }

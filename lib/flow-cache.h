@@ -20,6 +20,13 @@
 /* A forwarding thread's exact-match cache (EMC) in front of the shared
  * megaflow table.
  *
+ * It has two tables.  A packet of the commonest shape (header-key.h),
+ * straight from a port, is looked up by its header key, 64 bytes an entry:
+ * the 48 bytes of headers it is compared on, the megaflow, the hash and
+ * port.  Any other packet (tunnelled, recirculated, tagged, IPv6, ...) is
+ * looked up by its miniflow, as in dpif-netdev, at about 700 bytes an
+ * entry, once its miniflow is extracted.
+ *
  * Each thread owns one cache, and only that thread reads or writes it, so it
  * needs no lock.  An entry maps a packet's full key to a megaflow and holds a
  * reference to it, so that the megaflow outlives RCU grace periods while
@@ -30,6 +37,7 @@
 #include <stddef.h>
 
 #include "flow-table.h"
+#include "header-key.h"
 #include "packet-key.h"
 
 /* Number of entries: a power of two.  8192 entries of about 700 bytes each
@@ -45,7 +53,16 @@ struct flow_cache_entry {
     struct packet_key key;      /* Key of the packet that installed it. */
 };
 
+/* One 64-byte line: what a packet of header-key.h's shape is compared on, and the
+ * megaflow it hit. */
+struct flow_cache_header_entry {
+    struct header_key key;      /* Key of the packet that installed it. */
+    struct megaflow *flow;      /* Referenced megaflow, or NULL if empty. */
+};
+BUILD_ASSERT_DECL(sizeof(struct flow_cache_header_entry) == 64);
+
 struct flow_cache {
+    struct flow_cache_header_entry header_entries[FLOW_CACHE_ENTRIES];
     struct flow_cache_entry entries[FLOW_CACHE_ENTRIES];
     size_t sweep_pos;           /* Next entry flow_cache_sweep() checks. */
     uint64_t pass_removed;      /* The table's flow_table_n_removed() when
@@ -54,6 +71,7 @@ struct flow_cache {
 };
 
 void flow_cache_entry_clear(struct flow_cache_entry *);
+void flow_cache_header_entry_clear(struct flow_cache_header_entry *);
 
 /* Returns candidate position 'i' (0 or 1) of 'hash' in 'cache'. */
 static inline struct flow_cache_entry *
@@ -83,11 +101,42 @@ flow_cache_lookup(struct flow_cache *cache, const struct packet_key *key)
     return NULL;
 }
 
+/* Returns header candidate position 'i' (0 or 1) of 'hash' in 'cache'. */
+static inline struct flow_cache_header_entry *
+flow_cache_header_candidate(struct flow_cache *cache, uint32_t hash, int i)
+{
+    return &cache->header_entries[(hash >> (i * FLOW_CACHE_SHIFT))
+                                  & FLOW_CACHE_MASK];
+}
+
+/* Returns the megaflow cached for the header key 'key', or NULL.  Inline,
+ * because it runs for most packets. */
+static inline struct megaflow *
+flow_cache_lookup_header(struct flow_cache *cache,
+                         const struct header_key *key)
+{
+    for (int i = 0; i < 2; i++) {
+        struct flow_cache_header_entry *e
+            = flow_cache_header_candidate(cache, key->hash, i);
+
+        if (header_key_equal(&e->key, key) && e->flow) {
+            if (OVS_UNLIKELY(megaflow_is_dead(e->flow))) {
+                flow_cache_header_entry_clear(e);
+                return NULL;
+            }
+            return e->flow;
+        }
+    }
+    return NULL;
+}
+
 struct flow_cache *flow_cache_create(void);
 void flow_cache_destroy(struct flow_cache *);
 
 void flow_cache_insert(struct flow_cache *, const struct packet_key *,
                        struct megaflow *);
+void flow_cache_insert_header(struct flow_cache *, const struct header_key *,
+                              struct megaflow *);
 void flow_cache_sweep(struct flow_cache *, uint64_t n_removed);
 void flow_cache_flush(struct flow_cache *);
 

@@ -279,6 +279,12 @@ check-upstream-userspace-all: all
 # packets, and is run by the .at file of that module.  AUTOTEST_PATH
 # includes tests/, so the .at files call them by name.
 
+noinst_PROGRAMS += tests/test-header-key
+tests_test_header_key_SOURCES = tests/test-header-key.c \
+	tests/header-key-check.c tests/header-key-check.h tests/test-harness.h
+tests_test_header_key_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_header_key_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
 noinst_PROGRAMS += tests/test-gro
 tests_test_gro_SOURCES = tests/test-gro.c tests/test-harness.h
 tests_test_gro_LDADD = lib/libpercpu.la $(OVS_LINK)

@@ -230,7 +230,20 @@ install_cached_flow(struct flow_table *table, uint32_t k, uint32_t hash,
     return insert(table, &match, 200 + k);
 }
 
-/* Returns how many entries of 'cache' hold 'flow'. */
+/* Returns a header key whose hash is 'hash', as if of a frame received on
+ * port 'k'. */
+static struct header_key
+cached_header_key(uint32_t k, uint32_t hash)
+{
+    struct header_key key;
+
+    memset(&key, 0, sizeof key);
+    key.hash = hash;
+    key.in_port = k;
+    return key;
+}
+
+/* Returns how many entries of 'cache', of either table, hold 'flow'. */
 static size_t
 count_cached(const struct flow_cache *cache, const struct megaflow *flow)
 {
@@ -238,6 +251,7 @@ count_cached(const struct flow_cache *cache, const struct megaflow *flow)
 
     for (size_t i = 0; i < FLOW_CACHE_ENTRIES; i++) {
         n += cache->entries[i].flow == flow;
+        n += cache->header_entries[i].flow == flow;
     }
     return n;
 }
@@ -264,18 +278,27 @@ test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 {
     struct flow_table *table = flow_table_create(1);
     struct flow_cache *cache = flow_cache_create();
+    struct header_key header_a = cached_header_key(1, 1);
+    struct header_key header_b = cached_header_key(2, 2);
+    struct header_key header_c = cached_header_key(3, 3);
     struct packet_key key_a, key_b, key_c;
     struct megaflow *a, *b;
     size_t calls;
 
-    /* Hashes 1, 2 and 3 take entries 1, 2 and 3. */
+    /* Hashes 1, 2 and 3 take entries 1, 2 and 3 of each table. */
     a = install_cached_flow(table, 1, 1, &key_a);
     b = install_cached_flow(table, 2, 2, &key_b);
     install_cached_flow(table, 3, 3, &key_c);
     flow_cache_insert(cache, &key_a, a);
     flow_cache_insert(cache, &key_b, b);
-    if (count_cached(cache, a) != 1 || count_cached(cache, b) != 1) {
-        test_fail("megaflows a and b not cached once each");
+    flow_cache_insert_header(cache, &header_a, a);
+    flow_cache_insert_header(cache, &header_b, b);
+    if (count_cached(cache, a) != 2 || count_cached(cache, b) != 2) {
+        test_fail("megaflows a and b not cached once in each table");
+    }
+    if (flow_cache_lookup_header(cache, &header_a) != a
+        || flow_cache_lookup_header(cache, &header_c)) {
+        test_fail("header keys a and c do not find a and nothing");
     }
 
     /* Nothing removed: the sweep does not move. */
@@ -295,7 +318,8 @@ test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     flow_table_unlock(table);
     printf("removed: %"PRIu64"\n", flow_table_n_removed(table));
     flow_cache_insert(cache, &key_c, a);
-    if (count_cached(cache, a) != 1) {
+    flow_cache_insert_header(cache, &header_c, a);
+    if (count_cached(cache, a) != 2) {
         test_fail("a removed megaflow was cached again: %"PRIuSIZE
                   " entries hold it", count_cached(cache, a));
     }
@@ -308,6 +332,17 @@ test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     /* The pass saw every removal: the sweep stops again. */
     calls = sweep_until_pass_ends(cache, table, 2 * FLOW_CACHE_ENTRIES);
     printf("then: %"PRIuSIZE" calls move the sweep\n", calls);
+
+    /* 'b' removed: before any sweep, a lookup by either key drops it. */
+    flow_table_lock(table);
+    flow_table_remove(table, b);
+    flow_table_unlock(table);
+    if (flow_cache_lookup_header(cache, &header_b)
+        || flow_cache_lookup(cache, &key_b)) {
+        test_fail("a removed megaflow was found in the cache");
+    }
+    printf("b removed: found by neither key, then cached %"PRIuSIZE
+           " times\n", count_cached(cache, b));
 
     flow_cache_destroy(cache);
     flow_table_destroy(table);

@@ -19,7 +19,8 @@ FUZZ_TARGETS = \
 	tests/fuzz/fuzz-afpacket-vnet \
 	tests/fuzz/fuzz-tunnel-rx \
 	tests/fuzz/fuzz-tunnel-neigh \
-	tests/fuzz/fuzz-kernel-ipip-stats
+	tests/fuzz/fuzz-kernel-ipip-stats \
+	tests/fuzz/fuzz-header-key
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 
 FUZZ_COMMON = tests/fuzz/fuzz-common.c tests/fuzz/fuzz-common.h
@@ -90,6 +91,14 @@ tests_fuzz_fuzz_tunnel_neigh_SOURCES = \
 tests_fuzz_fuzz_tunnel_neigh_LDADD = $(FUZZ_LDADD)
 tests_fuzz_fuzz_tunnel_neigh_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_tunnel_neigh_DEPENDENCIES = $(FUZZ_DEPS)
+
+tests_fuzz_fuzz_header_key_SOURCES = \
+	tests/fuzz/fuzz-header-key.c tests/header-key-check.c \
+	tests/header-key-check.h $(FUZZ_COMMON)
+tests_fuzz_fuzz_header_key_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_fuzz_fuzz_header_key_LDADD = $(FUZZ_LDADD)
+tests_fuzz_fuzz_header_key_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_header_key_DEPENDENCIES = $(FUZZ_DEPS)
 
 EXTRA_DIST += \
 	tests/fuzz/make-corpus.py \

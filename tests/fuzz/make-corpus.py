@@ -726,6 +726,40 @@ def seeds_kernel_ipip_stats(top):
           ctr("future_counter", 7) + b"partial")
 
 
+def seeds_header_key(top):
+    t = "header-key"
+    # fuzz-header-key.c: a frame (control byte: its port), then records of
+    # (position, XOR) pairs, each control byte a signed length change.
+    def edits(delta, *pairs):
+        return record(delta & 0xff, bytes(b for pair in pairs for b in pair))
+
+    udp = Ether(**MAC) / IP(src="10.0.0.1", dst="10.0.0.2") / UDP(
+        sport=1234, dport=80) / (b"x" * 22)
+    tcp = Ether(**MAC) / tcp4(1, 10)
+    tcp_opts = Ether(**MAC) / (IP(src="10.0.0.1", dst="10.0.0.2") / TCP(
+        sport=1234, dport=80, flags="S", options=[("MSS", 1460),
+                                                 ("NOP", None),
+                                                 ("WScale", 7)]))
+    # Identification, checksum and total length (masked), TTL and a port
+    # (kept), padding added, the frame cut short.
+    common = (edits(0, (18, 0x55), (24, 0xaa)) + edits(0, (22, 1)) +
+              edits(0, (37, 0x10)) + edits(8) + edits(-20) +
+              edits(0, (17, 0x04)))
+    write(top, t, "udp", record(1, udp) + common + edits(0, (40, 0xff)))
+    write(top, t, "tcp", record(1, tcp) + common + edits(0, (38, 0x01)) +
+          edits(0, (47, 0x02)) + edits(0, (46, 0x10)))
+    write(top, t, "tcp-options", record(2, tcp_opts) + common +
+          edits(0, (46, 0x40)))
+    write(top, t, "vlan", record(1, Ether(**MAC) / Dot1Q(vlan=10) /
+                                 IP(src="10.0.0.1", dst="10.0.0.2") /
+                                 UDP()) + edits(0, (12, 0x89)))
+    write(top, t, "ipv6", record(1, Ether(**MAC) / IPv6() / UDP()) +
+          edits(0, (12, 0x8e), (13, 0xdd)))
+    write(top, t, "fragment", record(1, fragment(
+        Ether(**MAC) / IP(src="10.0.0.1", dst="10.0.0.2") / UDP() /
+        (b"y" * 64), fragsize=32)[0]) + edits(0, (20, 0x20)))
+
+
 def main():
     top = sys.argv[1] if len(sys.argv) > 1 else "tests/fuzz/corpus"
     seeds_ipip(top)
@@ -739,6 +773,7 @@ def main():
     seeds_tunnel_rx(top)
     seeds_tunnel_neigh(top)
     seeds_kernel_ipip_stats(top)
+    seeds_header_key(top)
 
 
 if __name__ == "__main__":

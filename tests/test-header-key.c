@@ -1,0 +1,357 @@
+/*
+ * Copyright (c) 2026 The ovs-percpu authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* Unit tests for header keys (lib/header-key.h), run by
+ * tests/percpu-flows.at.
+ *
+ *   test-header-key mutations
+ *       For UDP frames (of 64 and of 42 bytes, the shortest) and TCP frames
+ *       with and without options, changes
+ *       each byte in turn to several values, and each frame's length, and
+ *       checks every result and every pair (original, changed) with
+ *       header-key-check.h: equal header keys must mean equal miniflows, as
+ *       miniflow_extract() computes them, and a frame with a header key
+ *       gets miniflow_extract()'s offsets and hash.  Prints, per frame, how
+ *       many changed frames kept a header key and how many kept the same
+ *       one, so that a check that compared nothing would show.
+ *
+ *   test-header-key shapes
+ *       Checks that frames of every other shape (tagged, IPv6, fragments,
+ *       IPv4 options, ICMP, short or inconsistent lengths, not Ethernet)
+ *       get no header key, and the same frame from two ports two keys. */
+
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "header-key-check.h"
+#include "dp-packet.h"
+#include "header-key.h"
+#include "packets.h"
+#include "test-harness.h"
+#include "util.h"
+
+/* Longest frame built here. */
+#define TEST_FRAME_MAX 128
+
+/* A frame under test. */
+struct test_frame {
+    const char *name;
+    uint8_t bytes[TEST_FRAME_MAX];
+    size_t len;
+};
+
+/* Fills 'f' with an Ethernet frame carrying IPv4 with 'ip_opt_words' 32-bit
+ * words of options and protocol 'proto', whose L4 header is 'l4' ('l4_len'
+ * bytes) followed by 'payload' bytes of payload.  The IPv4 total length is
+ * right; the checksums are not, as nothing here reads them. */
+static void
+test_frame_ipv4(struct test_frame *f, const char *name, int ip_opt_words,
+                uint8_t proto, const uint8_t *l4, size_t l4_len,
+                size_t payload)
+{
+    static const uint8_t eth[ETH_HEADER_LEN] = {
+        0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00,
+    };
+    size_t ip_len = IP_HEADER_LEN + 4 * ip_opt_words;
+    size_t tot_len = ip_len + l4_len + payload;
+    uint8_t *ip = f->bytes + ETH_HEADER_LEN;
+
+    ovs_assert(ETH_HEADER_LEN + tot_len <= TEST_FRAME_MAX);
+    memset(f->bytes, 0, sizeof f->bytes);
+    f->name = name;
+    memcpy(f->bytes, eth, sizeof eth);
+    ip[0] = 0x40 | (ip_len / 4);
+    ip[1] = 0x10;                                   /* ToS. */
+    ip[2] = tot_len >> 8;
+    ip[3] = tot_len;
+    ip[4] = 0x12;                                   /* Identification. */
+    ip[5] = 0x34;
+    ip[6] = 0x40;                                   /* Don't fragment. */
+    ip[8] = 64;                                     /* TTL. */
+    ip[9] = proto;
+    memcpy(ip + 12, (const uint8_t[8]) { 10, 0, 0, 1, 10, 0, 0, 2 }, 8);
+    memset(ip + IP_HEADER_LEN, 0x01, ip_len - IP_HEADER_LEN); /* NOPs. */
+    memcpy(ip + ip_len, l4, l4_len);
+    memset(ip + ip_len + l4_len, 'x', payload);
+    f->len = ETH_HEADER_LEN + tot_len;
+}
+
+/* A UDP header, ports 1234 and 80. */
+static const uint8_t test_udp[UDP_HEADER_LEN] = {
+    0x04, 0xd2, 0x00, 0x50, 0x00, 0x1e, 0x00, 0x00,
+};
+
+/* A TCP header, ports 1234 and 80, ACK, header length 'words' words. */
+static void
+test_tcp(uint8_t *tcp, int words)
+{
+    static const uint8_t base[TCP_HEADER_LEN] = {
+        0x04, 0xd2, 0x00, 0x50, 0, 0, 0, 1, 0, 0, 0, 2, 0x50, 0x10,
+        0x01, 0xf4, 0, 0, 0, 0,
+    };
+
+    memcpy(tcp, base, sizeof base);
+    tcp[12] = words << 4;
+    memset(tcp + TCP_HEADER_LEN, 0x01, 4 * words - TCP_HEADER_LEN);
+}
+
+/* The frames the mutations start from. */
+static size_t
+test_frames(struct test_frame frames[4])
+{
+    uint8_t tcp[60];
+
+    test_frame_ipv4(&frames[0], "udp", 0, IPPROTO_UDP, test_udp,
+                    sizeof test_udp, 22);
+    test_tcp(tcp, 5);
+    test_frame_ipv4(&frames[1], "tcp", 0, IPPROTO_TCP, tcp, 20, 10);
+    test_tcp(tcp, 8);
+    test_frame_ipv4(&frames[2], "tcp with options", 0, IPPROTO_TCP, tcp, 32,
+                    6);
+    test_frame_ipv4(&frames[3], "udp of 42 bytes", 0, IPPROTO_UDP, test_udp,
+                    sizeof test_udp, 0);
+    return 4;
+}
+
+/* Fails the test with 'error', about 'what' of frame 'f', if it is set. */
+static void
+test_check_error(char *error, const struct test_frame *f, const char *what)
+{
+    if (error) {
+        test_fail("%s, %s: %s", f->name, what, error);
+    }
+}
+
+/* Counts of the pairs one frame's mutations made. */
+struct test_counts {
+    int n_changed;              /* Changed frames checked. */
+    int n_keyed;                /* ...that had a header key. */
+    int n_same;                 /* ...the original's header key. */
+};
+
+/* Checks the pair ('f', 'changed' of 'len' bytes), described by 'what',
+ * and counts it in 'c'. */
+static void
+test_check_changed(const struct test_frame *f, const uint8_t *changed,
+                   size_t len, const char *what, struct test_counts *c)
+{
+    enum header_key_pair pair;
+    char *error;
+
+    pair = header_key_check_pair(f->bytes, f->len, changed, len,
+                                 u32_to_odp(1), &error);
+    test_check_error(error, f, what);
+    c->n_changed++;
+    c->n_keyed += pair == HEADER_KEY_PAIR_DIFFERENT
+                  || pair == HEADER_KEY_PAIR_SAME;
+    c->n_same += pair == HEADER_KEY_PAIR_SAME;
+}
+
+static void
+test_mutations(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+{
+    static const uint8_t xors[] = { 0x01, 0x02, 0x10, 0x80, 0xff };
+    struct test_frame frames[4];
+    size_t n = test_frames(frames);
+
+    for (size_t i = 0; i < n; i++) {
+        const struct test_frame *f = &frames[i];
+        struct test_counts c = { 0, 0, 0 };
+        uint8_t changed[TEST_FRAME_MAX];
+        char what[64];
+
+        char *error;
+
+        if (!header_key_check_frame(f->bytes, f->len, u32_to_odp(1),
+                                    &error)) {
+            test_fail("%s: no header key", f->name);
+        }
+        test_check_error(error, f, "unchanged");
+        for (size_t pos = 0; pos < f->len; pos++) {
+            for (size_t x = 0; x < ARRAY_SIZE(xors); x++) {
+                memcpy(changed, f->bytes, f->len);
+                changed[pos] ^= xors[x];
+                snprintf(what, sizeof what, "byte %"PRIuSIZE" ^ %#x", pos,
+                         xors[x]);
+                test_check_changed(f, changed, f->len, what, &c);
+            }
+        }
+        /* Shorter frames cut into the headers or the payload; longer ones
+         * carry Ethernet padding beyond the IPv4 total length. */
+        memcpy(changed, f->bytes, f->len);
+        memset(changed + f->len, 0, sizeof changed - f->len);
+        for (size_t len = 0; len <= TEST_FRAME_MAX; len++) {
+            snprintf(what, sizeof what, "length %"PRIuSIZE, len);
+            test_check_changed(f, changed, len, what, &c);
+        }
+        printf("%s: %d changed frames, %d with a header key, "
+               "%d with the same one\n", f->name, c.n_changed, c.n_keyed,
+               c.n_same);
+    }
+}
+
+/* Checks that frame 'f' gets no header key. */
+static void
+test_no_key(const struct test_frame *f)
+{
+    char *error;
+
+    if (header_key_check_frame(f->bytes, f->len, u32_to_odp(1), &error)) {
+        test_fail("%s: has a header key", f->name);
+    }
+    test_check_error(error, f, "no key");
+    printf("%s: no header key\n", f->name);
+}
+
+/* Gets the header key of frame 'f', received on 'in_port' as a packet of
+ * type 'packet_type', into 'key' and returns true, or returns false if it
+ * has none. */
+static bool
+test_key(const struct test_frame *f, odp_port_t in_port,
+         ovs_be32 packet_type, struct header_key *key)
+{
+    struct dp_packet *p = dp_packet_clone_data(f->bytes, f->len);
+    uint16_t tcp_flags;
+    bool has_key;
+
+    pkt_metadata_init(&p->md, in_port);
+    p->packet_type = packet_type;
+    has_key = header_key_extract(key, p, in_port, &tcp_flags);
+    dp_packet_delete(p);
+    return has_key;
+}
+
+/* Checks that frame 'f' gets different keys on two ports, and none as
+ * anything but an Ethernet frame. */
+static void
+test_ports_and_types(const struct test_frame *f)
+{
+    struct header_key key1, key2;
+
+    if (!test_key(f, u32_to_odp(1), htonl(PT_ETH), &key1)
+        || !test_key(f, u32_to_odp(2), htonl(PT_ETH), &key2)) {
+        test_fail("%s: no header key", f->name);
+    }
+    if (header_key_equal(&key1, &key2)) {
+        test_fail("%s: the same header key on ports 1 and 2", f->name);
+    }
+    printf("%s: different header keys on ports 1 and 2\n", f->name);
+
+    if (test_key(f, u32_to_odp(1), htonl(PT_IPV4), &key1)) {
+        test_fail("%s: a header key as an IPv4 packet", f->name);
+    }
+    printf("%s: no header key as an IPv4 packet\n", f->name);
+}
+
+static void
+test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+{
+    struct test_frame frames[4], f;
+    enum header_key_pair pair;
+    uint8_t tcp[TCP_HEADER_LEN];
+    char *error;
+
+    test_frames(frames);
+
+    /* An 802.1Q tag between the addresses and the type. */
+    f = frames[0];
+    f.name = "vlan";
+    memmove(f.bytes + 16, f.bytes + 12, f.len - 12);
+    memcpy(f.bytes + 12, (const uint8_t[4]) { 0x81, 0x00, 0x00, 0x0a }, 4);
+    f.len += 4;
+    test_no_key(&f);
+
+    f = frames[0];
+    f.name = "ipv6 type";
+    f.bytes[12] = 0x86;
+    f.bytes[13] = 0xdd;
+    test_no_key(&f);
+
+    test_frame_ipv4(&f, "ipv4 options", 1, IPPROTO_UDP, test_udp,
+                    sizeof test_udp, 22);
+    test_no_key(&f);
+
+    f = frames[0];
+    f.name = "first fragment";
+    f.bytes[ETH_HEADER_LEN + 6] = 0x20;             /* More fragments. */
+    test_no_key(&f);
+
+    f = frames[0];
+    f.name = "later fragment";
+    f.bytes[ETH_HEADER_LEN + 7] = 0x10;             /* Offset 128. */
+    test_no_key(&f);
+
+    test_frame_ipv4(&f, "icmp", 0, IPPROTO_ICMP,
+                    (const uint8_t[8]) { 8, 0, 0, 0, 0, 1, 0, 1 }, 8, 22);
+    test_no_key(&f);
+
+    test_tcp(tcp, 5);
+    tcp[12] = 4 << 4;
+    test_frame_ipv4(&f, "tcp header length 16", 0, IPPROTO_TCP, tcp,
+                    TCP_HEADER_LEN, 10);
+    test_no_key(&f);
+
+    f = frames[0];
+    f.name = "total length beyond the frame";
+    f.bytes[ETH_HEADER_LEN + 3] = f.len - ETH_HEADER_LEN + 1;
+    test_no_key(&f);
+
+    f = frames[0];
+    f.name = "total length short of udp";
+    f.bytes[ETH_HEADER_LEN + 3] = IP_HEADER_LEN + UDP_HEADER_LEN - 1;
+    test_no_key(&f);
+
+    f = frames[1];
+    f.name = "total length short of tcp";
+    f.bytes[ETH_HEADER_LEN + 3] = IP_HEADER_LEN + TCP_HEADER_LEN - 1;
+    test_no_key(&f);
+
+    f = frames[3];
+    f.name = "udp frame of 41 bytes";
+    f.bytes[ETH_HEADER_LEN + 3] = 41 - ETH_HEADER_LEN;
+    f.len = 41;
+    test_no_key(&f);
+
+    f = frames[1];
+    f.name = "tcp frame of 53 bytes";
+    f.bytes[ETH_HEADER_LEN + 3] = 53 - ETH_HEADER_LEN;
+    f.len = 53;
+    test_no_key(&f);
+
+    pair = header_key_check_pair(frames[0].bytes, frames[0].len,
+                                 frames[0].bytes, frames[0].len,
+                                 u32_to_odp(1), &error);
+    test_check_error(error, &frames[0], "itself");
+    if (pair != HEADER_KEY_PAIR_SAME) {
+        test_fail("udp: a different key from itself");
+    }
+    printf("udp: the same header key twice\n");
+
+    test_ports_and_types(&frames[0]);
+}
+
+int
+main(int argc, char *argv[])
+{
+    static const struct test_command commands[] = {
+        { "mutations", test_mutations },
+        { "shapes", test_shapes },
+    };
+
+    return test_run_command(commands, ARRAY_SIZE(commands), argc, argv);
+}
