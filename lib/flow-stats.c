@@ -160,7 +160,7 @@ void
 flow_stats_init(struct flow_stats *stats, size_t n_slots,
                 struct slot_pools *pools, size_t owner)
 {
-    ovs_assert(n_slots > 0);
+    ovs_assert(n_slots > 0 && n_slots <= UINT32_MAX);
     atomic_init(&stats->generation, 0);
     stats->n_slots = n_slots;
     stats->pools = slot_pools_ref(pools);
