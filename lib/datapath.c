@@ -91,7 +91,7 @@ datapath_create(const char *name, const struct dpif_class *class,
 
     fat_rwlock_init(&dp->upcall_rwlock);
     for (size_t i = 0; i < DP_UPCALL_LOCKS; i++) {
-        ovs_mutex_init(&dp->upcall_locks[i]);
+        ovs_mutex_init_adaptive(&dp->upcall_locks[i]);
     }
 
     dp->threads = xcalloc(dp->n_thread_slots, sizeof *dp->threads);
