@@ -38,9 +38,12 @@
 #   udp64     iperf3 UDP, 64-byte frames (22 bytes of payload), as fast as
 #             iperf3 sends them (-b 0), behind the veth: packets per second
 #             received.
-# Printed per case: ours, stock, the ratio of the medians, and the two
-# switches' CPU seconds per GB (TCP) or CPU microseconds per packet
-# received (UDP), both switches together, PMD polling included.
+# Printed per case: ours, stock, the ratio of the medians, the median of
+# the rounds' own ratios ("paired": ours and stock of one round run within
+# a minute of each other, so it moves less with the machine's slower
+# phases, which last minutes), and the two switches' CPU seconds per GB
+# (TCP) or CPU microseconds per packet received (UDP), both switches
+# together, PMD polling included.
 #
 # A whole-system figure on this machine: both switches, the kernel's veth
 # and iperf3 share the cores.  Fails (non-zero, naming the case) when a
@@ -363,20 +366,35 @@ for run in $(seq "$runs"); do
     done
 done
 
+# paired_ratio TUNNEL CASE
+#   The median over the rounds of each round's own ratio, ours / stock, for
+#   TUNNEL CASE, to two decimals: the k-th figure of each side in $out was
+#   measured in round k, the two within a minute of each other.
+paired_ratio() {
+    awk -v t="$1" -v c="$2" '
+        $1 == t && $2 == c && $3 == "ours" {o[++n_o] = $4}
+        $1 == t && $2 == c && $3 == "stock" {s[++n_s] = $4}
+        END {for (i = 1; i <= n_o && i <= n_s; i++)
+                 if (s[i] > 0) printf "%.6f\n", o[i] / s[i]}' "$out" \
+        | median | awk '{printf "%.2f", $1}'
+}
+
 current=
 echo
-printf '%-6s %-8s %10s %10s %6s %12s %12s\n' tunnel case ours stock ratio \
-    "ours CPU" "stock CPU"
+printf '%-6s %-8s %10s %10s %6s %7s %12s %12s\n' tunnel case ours stock ratio \
+    paired "ours CPU" "stock CPU"
 for tunnel in $tunnels; do
     for c in $cases; do
         o=$(awk -v t="$tunnel" -v c="$c" '$1 == t && $2 == c && $3 == "ours" {print $4}' "$out" | median)
         s=$(awk -v t="$tunnel" -v c="$c" '$1 == t && $2 == c && $3 == "stock" {print $4}' "$out" | median)
         oc=$(awk -v t="$tunnel" -v c="$c" '$1 == t && $2 == c && $3 == "ours" {print $5}' "$out" | median)
         sc=$(awk -v t="$tunnel" -v c="$c" '$1 == t && $2 == c && $3 == "stock" {print $5}' "$out" | median)
-        printf '%-6s %-8s %10s %10s %6s %12s %12s\n' "$tunnel" "$c" "$o" "$s" \
-            "$(ratio "$o" "$s")" "$oc" "$sc"
+        printf '%-6s %-8s %10s %10s %6s %7s %12s %12s\n' "$tunnel" "$c" \
+            "$o" "$s" "$(ratio "$o" "$s")" "$(paired_ratio "$tunnel" "$c")" \
+            "$oc" "$sc"
     done
 done
 echo "(tcp: Gbit/s received and CPU-s/GB; udp64: packets/s received and" \
-     "CPU-us/packet; CPU of both switches; medians of $runs)"
+     "CPU-us/packet; CPU of both switches; medians of $runs; ratio: of the" \
+     "medians; paired: median of each round's own ratio)"
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
