@@ -301,31 +301,69 @@ input_megaflow_lookup(struct pmd_thread *t, struct input_batch *ib,
     return lookup_map;
 }
 
+/* Records the outcome of pass 3 for packet 'i' of 'ib': the megaflow that
+ * dp_upcall_miss() or dp_upcall_try_miss() returned, or NULL if the upcall
+ * consumed the packet. */
+static void
+input_upcall_done(struct pmd_thread *t, struct input_batch *ib, size_t i,
+                  struct megaflow *flow, uint32_t insert_min)
+{
+    if (flow) {
+        pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
+        maybe_cache(t, insert_min, ib, i, flow);
+    } else {
+        pmd_counter_add(t, PMD_MISSES, 1);
+    }
+    ib->flows[i] = flow;
+}
+
+/* Returns the header key of packet 'i' of 'ib', or NULL if it has none. */
+static const struct header_key *
+input_header_key(const struct input_batch *ib, size_t i)
+{
+    return ib->header_map & (1UL << i) ? &ib->header_keys[i] : NULL;
+}
+
 /* Pass 3, upcalls (dpif-netdev's handle_packet_upcall()): one for each
  * packet of 'lookup_map', which no megaflow matched.  dp_upcall_miss()
  * looks the table up again before upcalling, so a packet covered by a
  * megaflow that an earlier upcall of this batch, or another thread,
  * installed meanwhile is forwarded here with it instead of upcalled.  A
- * packet left with no megaflow was consumed by the upcall. */
+ * packet left with no megaflow was consumed by the upcall.
+ *
+ * A packet whose turn another thread holds (most likely upcalling for the
+ * same flow, when both threads receive the same new flows) waits until
+ * the batch's other packets have had theirs, and so do the batch's later
+ * packets of the same turn, which keeps each flow's packets in order:
+ * the thread upcalls for the next new flow meanwhile instead of waiting
+ * for the other thread's upcall. */
 static void
 input_upcalls(struct pmd_thread *t, struct input_batch *ib,
               unsigned long lookup_map, uint32_t insert_min)
 {
+    unsigned long deferred_map = 0;
+    uint64_t busy_turns = 0;
     size_t i;
 
+    BUILD_ASSERT(DP_UPCALL_LOCKS <= 64);
     ULLONG_FOR_EACH_1 (i, lookup_map) {
-        const struct header_key *header_key
-            = ib->header_map & (1UL << i) ? &ib->header_keys[i] : NULL;
-        struct megaflow *flow = dp_upcall_miss(t, ib->packets[i],
-                                               &ib->keys[i], header_key);
+        uint64_t turn_bit = UINT64_C(1) << dp_upcall_turn(&ib->keys[i]);
+        struct megaflow *flow;
 
-        if (flow) {
-            pmd_counter_add(t, PMD_MEGAFLOW_HITS, 1);
-            maybe_cache(t, insert_min, ib, i, flow);
-        } else {
-            pmd_counter_add(t, PMD_MISSES, 1);
+        if (busy_turns & turn_bit
+            || !dp_upcall_try_miss(t, ib->packets[i], &ib->keys[i],
+                                   input_header_key(ib, i), &flow)) {
+            busy_turns |= turn_bit;
+            deferred_map |= 1UL << i;
+            continue;
         }
-        ib->flows[i] = flow;
+        input_upcall_done(t, ib, i, flow, insert_min);
+    }
+    ULLONG_FOR_EACH_1 (i, deferred_map) {
+        input_upcall_done(t, ib, i,
+                          dp_upcall_miss(t, ib->packets[i], &ib->keys[i],
+                                         input_header_key(ib, i)),
+                          insert_min);
     }
 }
 

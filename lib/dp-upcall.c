@@ -41,6 +41,7 @@ VLOG_DEFINE_THIS_MODULE(dp_upcall);
 #define DP_UPCALL_ACTIONS_STUB 512
 
 COVERAGE_DEFINE(percpu_upcall_collision);
+COVERAGE_DEFINE(percpu_upcall_deferred);
 COVERAGE_DEFINE(percpu_flow_limit);
 
 /* Rate of the warning that the megaflow table is full: as OVS's warning
@@ -156,16 +157,21 @@ install(struct pmd_thread *t, const struct packet_key *key,
         const ovs_u128 *ufid, const struct ofpbuf *add_actions)
 {
     struct flow_table *table = t->dp->table;
+    struct megaflow_draft draft;
     struct megaflow *flow;
     uint32_t insert_min;
 
+    /* Built before the mutex is taken: another thread installing another
+     * megaflow waits only while this one is linked in. */
+    megaflow_draft_build(&draft, table, match, ufid, add_actions->data,
+                         add_actions->size, t->index);
     flow_table_lock(table);
     flow = flow_table_lookup(table, &key->mf);
     if (OVS_LIKELY(!flow)) {
-        flow = flow_table_insert(table, match, ufid, add_actions->data,
-                                 add_actions->size, t->index);
+        flow = flow_table_install(table, &draft);
         if (OVS_UNLIKELY(!flow)) {
             flow_table_unlock(table);
+            megaflow_draft_destroy(&draft);
             VLOG_WARN_RL(&flow_limit_rl, "%s: megaflow table full (%"
                          PRIuSIZE" flows, other_config:flow-limit)",
                          t->dp->name, flow_table_count(table));
@@ -178,6 +184,7 @@ install(struct pmd_thread *t, const struct packet_key *key,
         COVERAGE_INC(percpu_upcall_collision);
     }
     flow_table_unlock(table);
+    megaflow_draft_destroy(&draft);
 
     /* Into the exact-match cache with the same odds as any megaflow hit. */
     atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
@@ -191,15 +198,44 @@ install(struct pmd_thread *t, const struct packet_key *key,
     return true;
 }
 
+/* Returns the index, in the datapath's 'upcall_locks', of the turn that a
+ * packet with key 'key' takes when it misses. */
+size_t
+dp_upcall_turn(const struct packet_key *key)
+{
+    return key->hash % DP_UPCALL_LOCKS;
+}
+
+/* With 'turn' held: looks 'key' up once more, and returns the megaflow
+ * that another thread installed meanwhile, leaving 'packet' to the caller,
+ * or upcalls and installs for 'packet', taking ownership of it, and
+ * returns NULL.  Releases 'turn' either way. */
+static struct megaflow *
+miss_in_turn(struct pmd_thread *t, struct dp_packet *packet,
+             const struct packet_key *key, const struct header_key *header_key,
+             struct ovs_mutex *turn)
+    OVS_RELEASES(turn)
+{
+    struct megaflow *flow;
+
+    flow = flow_table_lookup_ranked(t->dp->table, t->ranking, &key->mf);
+    if (flow) {
+        ovs_mutex_unlock(turn);
+    } else {
+        upcall_and_install(t, packet, key, header_key, turn);
+    }
+    return flow;
+}
+
 /* Handles 'packet', with key 'key' (and header key 'header_key', or NULL:
  * the megaflow an upcall installs is cached for it), which missed every
  * table.
  *
  * Threads that miss the same flow at once take turns, by a lock chosen by
- * the key's hash, so that the megaflow costs one upcall, not one per
- * thread: the second thread finds the first one's megaflow when its turn
- * comes.  Threads that miss different flows rarely share a lock, and never
- * wait for each other's upcalls otherwise.
+ * the key's hash (dp_upcall_turn()), so that the megaflow costs one
+ * upcall, not one per thread: the second thread finds the first one's
+ * megaflow when its turn comes.  Threads that miss different flows rarely
+ * share a lock, and never wait for each other's upcalls otherwise.
  *
  * Returns that megaflow, leaving 'packet' to the caller to forward with it.
  * Otherwise upcalls, executes the actions on the packet, taking ownership
@@ -209,18 +245,30 @@ dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
                const struct packet_key *key,
                const struct header_key *header_key)
 {
-    struct ovs_mutex *lock = &t->dp->upcall_locks[key->hash
-                                                  % DP_UPCALL_LOCKS];
-    struct megaflow *flow;
+    struct ovs_mutex *turn = &t->dp->upcall_locks[dp_upcall_turn(key)];
 
-    ovs_mutex_lock(lock);
-    flow = flow_table_lookup_ranked(t->dp->table, t->ranking, &key->mf);
-    if (flow) {
-        ovs_mutex_unlock(lock);
-    } else {
-        upcall_and_install(t, packet, key, header_key, lock);
+    ovs_mutex_lock(turn);
+    return miss_in_turn(t, packet, key, header_key, turn);
+}
+
+/* As dp_upcall_miss(), storing what it returns in '*flowp', if the turn of
+ * 'key' is free; returns false, doing nothing, if another thread holds it
+ * (most likely upcalling for the same flow, whose megaflow the caller
+ * will then find if it waits its turn later). */
+bool
+dp_upcall_try_miss(struct pmd_thread *t, struct dp_packet *packet,
+                   const struct packet_key *key,
+                   const struct header_key *header_key,
+                   struct megaflow **flowp)
+{
+    struct ovs_mutex *turn = &t->dp->upcall_locks[dp_upcall_turn(key)];
+
+    if (ovs_mutex_trylock(turn)) {
+        COVERAGE_INC(percpu_upcall_deferred);
+        return false;
     }
-    return flow;
+    *flowp = miss_in_turn(t, packet, key, header_key, turn);
+    return true;
 }
 
 /* Makes a DPIF_UC_ACTION upcall for 'packet', whose flow is 'flow', with

@@ -25,6 +25,9 @@
  * of one new megaflow with different keys race, the second to take the
  * table's mutex finds the first one's flow and installs nothing. */
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "dpif.h"
 
 struct dp_packet;
@@ -36,9 +39,13 @@ struct ofpbuf;
 struct packet_key;
 struct pmd_thread;
 
+size_t dp_upcall_turn(const struct packet_key *);
 struct megaflow *dp_upcall_miss(struct pmd_thread *, struct dp_packet *,
                                 const struct packet_key *,
                                 const struct header_key *);
+bool dp_upcall_try_miss(struct pmd_thread *, struct dp_packet *,
+                        const struct packet_key *, const struct header_key *,
+                        struct megaflow **flowp);
 int dp_upcall_action(struct pmd_thread *, struct dp_packet *,
                      const struct flow *, const struct nlattr *userdata,
                      struct ofpbuf *actions);

@@ -67,7 +67,7 @@ struct flow_table {
     struct cmap by_ufid;        /* All megaflows, by UFID. */
     size_t n_stats_slots;       /* Forwarding-thread slots per megaflow. */
     struct slot_pools *stats_pools; /* Their lines, one pool per thread. */
-    size_t max_flows OVS_GUARDED; /* flow_table_insert() refuses to go
+    size_t max_flows OVS_GUARDED; /* flow_table_install() refuses to go
                                    * beyond this many megaflows.  Under
                                    * 'mutex'. */
 };
@@ -157,18 +157,20 @@ subtable_mask_miniflow(const struct flow_subtable *subtable,
     return hash_finish(hash, i * 8);
 }
 
-/* Like subtable_mask_miniflow(), for a key held as a 'struct flow'. */
+/* Computes into 'values' the bits of 'flow' that 'mask' selects, in the
+ * mask's order, and returns their hash, as subtable_mask_miniflow() computes
+ * it for the subtable whose mask equals 'mask'. */
 static uint32_t
-subtable_mask_flow(const struct flow_subtable *subtable,
-                   const struct flow *flow, uint64_t *values)
+mask_flow(const struct minimask *mask, const struct flow *flow,
+          uint64_t *values)
 {
-    const uint64_t *mask = miniflow_get_values(&subtable->mask->masks);
+    const uint64_t *mask_values = miniflow_get_values(&mask->masks);
     const uint64_t *flow_u64 = (const uint64_t *) flow;
     uint32_t hash = 0;
     size_t idx, i = 0;
 
-    FLOWMAP_FOR_EACH_INDEX (idx, subtable->mask->masks.map) {
-        values[i] = flow_u64[idx] & mask[i];
+    FLOWMAP_FOR_EACH_INDEX (idx, mask->masks.map) {
+        values[i] = flow_u64[idx] & mask_values[i];
         hash = hash_add64(hash, values[i]);
         i++;
     }
@@ -230,7 +232,7 @@ flow_table_lookup(const struct flow_table *table, const struct miniflow *key)
  * flow_table_lookup(), for a key held as a 'struct flow' (flow_put's),
  * which it turns into a miniflow first: a miniflow leaves out the zero
  * words of the flow, which subtable_mask_miniflow() reads as zeros, so the
- * masked values and their hash are those subtable_mask_flow() computes. */
+ * masked values and their hash are those mask_flow() computes. */
 struct megaflow *
 flow_table_lookup_flow(const struct flow_table *table, const struct flow *flow)
 {
@@ -330,35 +332,50 @@ subtable_format_extra_info(const struct flow_subtable *subtable)
     return ds_steal_cstr(&s);
 }
 
-/* Returns the subtable for 'wc', creating it if needed. */
+/* Offset, in a megaflow of 'table', of its masked key values: right after
+ * its header and its statistics. */
+static size_t
+megaflow_values_ofs(const struct flow_table *table)
+{
+    return ROUND_UP(sizeof(struct megaflow)
+                    + flow_stats_size(table->n_stats_slots),
+                    sizeof(uint64_t));
+}
+
+/* Offset, in a megaflow of 'table' with 'n_values' masked key values, of its
+ * struct megaflow_ident: right after the values. */
+static uint16_t
+megaflow_ident_ofs(const struct flow_table *table, size_t n_values)
+{
+    size_t ident_ofs = ROUND_UP(megaflow_values_ofs(table)
+                                + n_values * sizeof(uint64_t),
+                                sizeof(void *));
+
+    ovs_assert(ident_ofs <= UINT16_MAX); /* Beyond 8,000 threads. */
+    return ident_ofs;
+}
+
+/* Returns the subtable for '*maskp', creating it if needed.  A new subtable
+ * takes '*maskp' and sets it to NULL; otherwise it stays the caller's. */
 static struct flow_subtable *
-subtable_find_or_create(struct flow_table *table,
-                        const struct flow_wildcards *wc)
+subtable_find_or_create(struct flow_table *table, struct minimask **maskp)
     OVS_REQUIRES(table->mutex)
 {
-    struct minimask *mask = minimask_create(wc);
     struct flow_subtable *subtable;
-    size_t ident_ofs;
 
     PVECTOR_FOR_EACH (subtable, &table->subtables) {
-        if (minimask_equal(subtable->mask, mask)) {
-            free(mask);
+        if (minimask_equal(subtable->mask, *maskp)) {
             return subtable;
         }
     }
 
     subtable = xzalloc(sizeof *subtable);
     cmap_init(&subtable->rules);
-    subtable->mask = mask;
-    subtable->n_values = miniflow_n_values(&mask->masks);
-    subtable->values_ofs = ROUND_UP(sizeof(struct megaflow)
-                                    + flow_stats_size(table->n_stats_slots),
-                                    sizeof(uint64_t));
-    ident_ofs = ROUND_UP(subtable->values_ofs
-                         + subtable->n_values * sizeof(uint64_t),
-                         sizeof(void *));
-    ovs_assert(ident_ofs <= UINT16_MAX); /* Beyond 8,000 threads. */
-    subtable->ident_ofs = ident_ofs;
+    subtable->mask = *maskp;
+    *maskp = NULL;
+    subtable->n_values = miniflow_n_values(&subtable->mask->masks);
+    subtable->values_ofs = megaflow_values_ofs(table);
+    subtable->ident_ofs = megaflow_ident_ofs(table, subtable->n_values);
     subtable->extra_info = subtable_format_extra_info(subtable);
     pvector_insert(&table->subtables, subtable, 0);
     pvector_publish(&table->subtables);
@@ -412,32 +429,28 @@ flow_table_set_max(struct flow_table *table, size_t max_flows)
     return max_flows;
 }
 
-/* Installs a megaflow for 'match' with 'ufid' and 'actions'.  The caller has
- * checked, under the same hold of the mutex, that no megaflow matches
- * 'match->flow' already.  Returns the new megaflow, owned by the table, or
- * NULL, installing nothing, if the table already holds its maximum
- * (flow_table_set_max()). */
-struct megaflow *
-flow_table_insert(struct flow_table *table, const struct match *match,
-                  const ovs_u128 *ufid, const struct nlattr *actions,
-                  size_t actions_len, size_t installer)
-    OVS_REQUIRES(table->mutex)
+/* Builds into 'draft' a megaflow of 'table' for 'match' with 'ufid' and
+ * 'actions', whose statistics slot is taken at once for thread 'installer'
+ * (if nonzero), ready for flow_table_install().  Takes no lock of the
+ * table: the allocations and copies happen here, not while other writers
+ * wait for the table's mutex.  The caller destroys 'draft' afterwards
+ * (megaflow_draft_destroy()), installed or not. */
+void
+megaflow_draft_build(struct megaflow_draft *draft,
+                     const struct flow_table *table, const struct match *match,
+                     const ovs_u128 *ufid, const struct nlattr *actions,
+                     size_t actions_len, size_t installer)
 {
-    struct flow_subtable *subtable;
+    struct minimask *mask = minimask_create(&match->wc);
+    size_t n_values = miniflow_n_values(&mask->masks);
+    uint16_t ident_ofs = megaflow_ident_ofs(table, n_values);
     struct megaflow_ident *ident;
     struct megaflow *flow;
-    uint32_t hash;
-
-    if (cmap_count(&table->by_ufid) >= table->max_flows) {
-        return NULL;
-    }
 
     /* Whole lines, laid out as struct megaflow says. */
-    subtable = subtable_find_or_create(table, &match->wc);
-    flow = xzalloc_cacheline(ROUND_UP(subtable->ident_ofs + sizeof *ident,
+    flow = xzalloc_cacheline(ROUND_UP(ident_ofs + sizeof *ident,
                                       CACHE_LINE_SIZE));
-    flow->subtable = subtable;
-    flow->ident_ofs = subtable->ident_ofs;
+    flow->ident_ofs = ident_ofs;
     ident = megaflow_ident(flow);
     ident->ufid = *ufid;
     ident->key = miniflow_create(&match->flow);
@@ -448,12 +461,51 @@ flow_table_insert(struct flow_table *table, const struct match *match,
     atomic_init(&flow->dead, false);
     ovsrcu_set_hidden(&flow->actions,
                       megaflow_actions_create(actions, actions_len));
-    hash = subtable_mask_flow(subtable, &match->flow,
-                              megaflow_values(subtable, flow));
 
-    cmap_insert(&subtable->rules, &flow->node, hash);
-    cmap_insert(&table->by_ufid, &flow->ufid_node, ufid_hash(ufid));
+    draft->flow = flow;
+    draft->mask = mask;
+    draft->hash = mask_flow(mask, &match->flow,
+                            (uint64_t *) ((char *) flow
+                                          + megaflow_values_ofs(table)));
+}
+
+/* Frees what 'draft' still holds: its megaflow, unless flow_table_install()
+ * installed it, and its mask, unless a new subtable took it. */
+void
+megaflow_draft_destroy(struct megaflow_draft *draft)
+{
+    if (draft->flow) {
+        megaflow_free(draft->flow); /* Never published: no grace period. */
+        draft->flow = NULL;
+    }
+    free(draft->mask);
+    draft->mask = NULL;
+}
+
+/* Installs the megaflow that 'draft' holds (megaflow_draft_build(), for
+ * this table).  The caller has checked, under the same hold of the mutex,
+ * that no megaflow matches the draft's key already.  Returns the megaflow,
+ * now owned by the table (the draft no longer holds it), or NULL,
+ * installing nothing, if the table already holds its maximum
+ * (flow_table_set_max()). */
+struct megaflow *
+flow_table_install(struct flow_table *table, struct megaflow_draft *draft)
+    OVS_REQUIRES(table->mutex)
+{
+    struct megaflow *flow = draft->flow;
+    struct flow_subtable *subtable;
+
+    if (cmap_count(&table->by_ufid) >= table->max_flows) {
+        return NULL;
+    }
+
+    subtable = subtable_find_or_create(table, &draft->mask);
+    flow->subtable = subtable;
+    cmap_insert(&subtable->rules, &flow->node, draft->hash);
+    cmap_insert(&table->by_ufid, &flow->ufid_node,
+                ufid_hash(&megaflow_ident(flow)->ufid));
     subtable->n_rules++;
+    draft->flow = NULL;
     return flow;
 }
 

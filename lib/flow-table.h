@@ -149,10 +149,23 @@ megaflow_mask_vlan_presence(struct flow_wildcards *wc)
 size_t flow_table_set_max(struct flow_table *, size_t max_flows);
 void flow_table_lock(struct flow_table *);
 void flow_table_unlock(struct flow_table *);
-struct megaflow *flow_table_insert(struct flow_table *, const struct match *,
-                                   const ovs_u128 *ufid,
-                                   const struct nlattr *actions,
-                                   size_t actions_len, size_t installer);
+
+/* A megaflow built before the table's mutex is taken, so that two writers
+ * installing at once wait for each other only while the megaflow is linked
+ * in, not while it is allocated and filled. */
+struct megaflow_draft {
+    struct megaflow *flow;      /* In no table yet; NULL once installed. */
+    struct minimask *mask;      /* Its mask; NULL once a new subtable took
+                                 * it. */
+    uint32_t hash;              /* Of its masked key values. */
+};
+void megaflow_draft_build(struct megaflow_draft *, const struct flow_table *,
+                          const struct match *, const ovs_u128 *ufid,
+                          const struct nlattr *actions, size_t actions_len,
+                          size_t installer);
+void megaflow_draft_destroy(struct megaflow_draft *);
+struct megaflow *flow_table_install(struct flow_table *,
+                                    struct megaflow_draft *);
 void flow_table_set_actions(struct flow_table *, struct megaflow *,
                             const struct nlattr *actions, size_t actions_len);
 void flow_table_remove(struct flow_table *, struct megaflow *);

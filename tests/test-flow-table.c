@@ -28,6 +28,14 @@
  * pass releases the removed megaflows the cache holds and keeps the rest,
  * and flow_cache_insert() takes no removed megaflow.
  *
+ * "drafts": a megaflow built outside the table's mutex
+ * (megaflow_draft_build()) is found, once installed, by the lookups that
+ * mask a packet's key; one the table refuses (at its maximum) is not, and
+ * leaves the table as it was; a draft whose mask a subtable already has
+ * adds no subtable.  What a draft still holds is freed by
+ * megaflow_draft_destroy() (the sanitizer build's run of this test finds
+ * a leak).
+ *
  * "slot-pools": the pools of statistics slots (slot-pool.h) give each
  * thread index lines that lie beside no other pool's line, aligned and
  * zeroed, take lines given back for their next allocations, and count
@@ -71,11 +79,14 @@ static struct megaflow *
 insert(struct flow_table *table, const struct match *match, uint32_t id)
 {
     ovs_u128 ufid = { .u32 = { id, 0, 0, 1 } };
+    struct megaflow_draft draft;
     struct megaflow *flow;
 
+    megaflow_draft_build(&draft, table, match, &ufid, NULL, 0, 1);
     flow_table_lock(table);
-    flow = flow_table_insert(table, match, &ufid, NULL, 0, 1);
+    flow = flow_table_install(table, &draft);
     flow_table_unlock(table);
+    megaflow_draft_destroy(&draft);
     if (!flow) {
         test_fail("megaflow %"PRIu32" not installed", id);
     }
@@ -367,6 +378,101 @@ compare_pool_lines(const void *a_, const void *b_)
     return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+/* A match on in_port 1, IPv4 destination 10.0.2.'k' and, if 'with_port',
+ * TCP destination port 80: two masks. */
+static void
+draft_match(struct match *match, uint32_t k, bool with_port)
+{
+    match_init_catchall(match);
+    match_set_in_port(match, 1);
+    match_set_dl_type(match, htons(ETH_TYPE_IP));
+    match_set_nw_dst(match, htonl(0x0a000200 | k));
+    if (with_port) {
+        match_set_nw_proto(match, IPPROTO_TCP);
+        match_set_tp_dst(match, htons(80));
+    }
+}
+
+/* Returns what flow_table_lookup() finds for a TCP packet from in_port 1 to
+ * 10.0.2.'k', port 80. */
+static struct megaflow *
+draft_lookup(const struct flow_table *table, uint32_t k)
+{
+    struct test_key key;
+    struct flow flow;
+
+    memset(&flow, 0, sizeof flow);
+    flow.in_port.odp_port = u32_to_odp(1);
+    flow.dl_type = htons(ETH_TYPE_IP);
+    flow.nw_dst = htonl(0x0a000200 | k);
+    flow.nw_proto = IPPROTO_TCP;
+    flow.tp_dst = htons(80);
+    miniflow_map_init(&key.mf, &flow);
+    miniflow_init(&key.mf, &flow);
+    return flow_table_lookup(table, &key.mf);
+}
+
+/* Builds a draft for draft_match('k', 'with_port') with UFID 'k' and
+ * installs it, under the mutex, into 'table'; returns the installed
+ * megaflow or NULL.  Reports in '*new_mask' whether a new subtable took
+ * the draft's mask. */
+static struct megaflow *
+draft_install(struct flow_table *table, uint32_t k, bool with_port,
+              bool *new_mask)
+{
+    ovs_u128 ufid = { .u32 = { k, 0, 0, 2 } };
+    struct megaflow_draft draft;
+    struct megaflow *flow;
+    struct match match;
+
+    draft_match(&match, k, with_port);
+    megaflow_draft_build(&draft, table, &match, &ufid, NULL, 0, 1);
+    flow_table_lock(table);
+    flow = flow_table_install(table, &draft);
+    flow_table_unlock(table);
+    if (flow && draft.flow) {
+        test_fail("draft %"PRIu32" still holds its installed megaflow", k);
+    }
+    *new_mask = !draft.mask;
+    megaflow_draft_destroy(&draft);
+    return flow;
+}
+
+static void
+test_drafts(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+{
+    struct flow_table *table = flow_table_create(2);
+    struct megaflow *first, *refused, *second, *wide;
+    bool new_mask;
+
+    flow_table_set_max(table, 1);
+    first = draft_install(table, 1, false, &new_mask);
+    printf("first: %s, new subtable %s, found %s\n",
+           first ? "installed" : "refused", new_mask ? "yes" : "no",
+           draft_lookup(table, 1) == first ? "yes" : "no");
+
+    refused = draft_install(table, 2, false, &new_mask);
+    printf("at the maximum: %s, found %s, %"PRIuSIZE" flows, "
+           "%"PRIuSIZE" masks\n", refused ? "installed" : "refused",
+           draft_lookup(table, 2) ? "yes" : "no", flow_table_count(table),
+           flow_table_n_masks(table));
+
+    flow_table_set_max(table, 10);
+    second = draft_install(table, 2, false, &new_mask);
+    printf("same mask: %s, new subtable %s, found %s, %"PRIuSIZE" masks\n",
+           second ? "installed" : "refused", new_mask ? "yes" : "no",
+           second && draft_lookup(table, 2) == second ? "yes" : "no",
+           flow_table_n_masks(table));
+
+    wide = draft_install(table, 3, true, &new_mask);
+    printf("another mask: %s, new subtable %s, found %s, %"PRIuSIZE" masks, "
+           "%"PRIuSIZE" flows\n", wide ? "installed" : "refused",
+           new_mask ? "yes" : "no",
+           wide && draft_lookup(table, 3) == wide ? "yes" : "no",
+           flow_table_n_masks(table), flow_table_count(table));
+    flow_table_destroy(table);
+}
+
 static void
 test_slot_pools(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 {
@@ -463,6 +569,7 @@ main(int argc, char *argv[])
     static const struct test_command commands[] = {
         { "shapes", test_shapes },
         { "sweep", test_sweep },
+        { "drafts", test_drafts },
         { "slot-pools", test_slot_pools },
     };
 

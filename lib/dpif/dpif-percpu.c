@@ -568,6 +568,7 @@ static int
 flow_put(struct datapath *dp, const struct dpif_flow_put *put)
 {
     bool probe = put->flags & DPIF_FP_PROBE;
+    struct megaflow_draft draft = { .flow = NULL, .mask = NULL };
     struct megaflow *flow;
     struct match match;
     ovs_u128 ufid;
@@ -611,14 +612,18 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
 
     megaflow_mask_vlan_presence(&match.wc);
 
+    if (put->flags & DPIF_FP_CREATE) {
+        /* Built before the mutex is taken (flow-table.h), for no thread in
+         * particular: every thread that hits it allocates its own
+         * statistics slot. */
+        megaflow_draft_build(&draft, dp->table, &match, &ufid, put->actions,
+                             put->actions_len, 0);
+    }
     flow_table_lock(dp->table);
     flow = flow_table_lookup_flow(dp->table, &match.flow);
     if (!flow) {
         if (put->flags & DPIF_FP_CREATE) {
-            /* Installed for no thread in particular: every thread that
-             * hits it allocates its own statistics slot. */
-            flow = flow_table_insert(dp->table, &match, &ufid, put->actions,
-                                     put->actions_len, 0);
+            flow = flow_table_install(dp->table, &draft);
             if (flow) {
                 dp_log_flow_change(flow, &match, NULL, put->actions,
                                    put->actions_len);
@@ -647,6 +652,7 @@ flow_put(struct datapath *dp, const struct dpif_flow_put *put)
         error = EINVAL;
     }
     flow_table_unlock(dp->table);
+    megaflow_draft_destroy(&draft);
     return error;
 }
 
