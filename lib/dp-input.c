@@ -296,7 +296,16 @@ input_megaflow_lookup(struct pmd_thread *t, struct input_batch *ib,
     pmd_counter_add(t, PMD_MEGAFLOW_HITS,
                     count_1bits(miss_map & ~lookup_map));
     ULLONG_FOR_EACH_1 (i, miss_map & ~lookup_map) {
-        maybe_cache(t, insert_min, ib, i, ib->flows[i]);
+        struct megaflow *flow = ib->flows[i];
+
+        maybe_cache(t, insert_min, ib, i, flow);
+
+        /* A megaflow that the cache did not hold is likely cold: fetch its
+         * actions and the thread's statistics slot now, for pass 4, so
+         * that with many megaflows their misses overlap instead of coming
+         * one group at a time.  (The lookup fetched the lines it read.) */
+        OVS_PREFETCH(megaflow_get_actions(flow));
+        flow_stats_prefetch(flow->stats, t->index);
     }
     return lookup_map;
 }

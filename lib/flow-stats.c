@@ -272,6 +272,23 @@ flow_stats_update_slow(struct flow_stats *stats, size_t slot_idx,
     }
 }
 
+/* Starts fetching, for writing, the slot of the forwarding thread
+ * 'slot_idx' in 'stats', if it has one, so that a flow_stats_update() soon
+ * after finds it in the cache.  Only that thread calls this with that
+ * index. */
+void
+flow_stats_prefetch(const struct flow_stats *stats, size_t slot_idx)
+{
+    if (OVS_LIKELY(slot_idx > 0 && slot_idx < stats->n_slots)) {
+        const struct flow_stats_slot *slot
+            = ovsrcu_get(struct flow_stats_slot *, &stats->slots[slot_idx]);
+
+        if (OVS_LIKELY(slot)) {
+            OVS_PREFETCH_WRITE(slot);
+        }
+    }
+}
+
 /* Adds a batch's packets to the slot of the forwarding thread 'slot_idx',
  * allocating the slot on the thread's first hit.  Only that thread calls
  * this with that index.

@@ -69,6 +69,7 @@ void flow_stats_init(struct flow_stats *, size_t n_slots, struct slot_pools *,
                      size_t owner);
 void flow_stats_uninit(struct flow_stats *);
 
+void flow_stats_prefetch(const struct flow_stats *, size_t slot);
 void flow_stats_update(struct flow_stats *, size_t slot,
                        uint32_t n_packets, uint32_t n_bytes,
                        uint16_t tcp_flags, long long int now);
