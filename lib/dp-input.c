@@ -30,10 +30,13 @@
 #include "packet-key.h"
 #include "pmd.h"
 #include "bitmap.h"
+#include "coverage.h"
 #include "hash.h"
 #include "random.h"
 #include "util.h"
 #include "vport-tunnel.h"
+
+COVERAGE_DEFINE(percpu_upcall_deferred);
 
 /* Packets of one batch that hit the same megaflow. */
 struct flow_batch {
@@ -364,6 +367,7 @@ input_upcalls(struct pmd_thread *t, struct input_batch *ib,
                                    input_header_key(ib, i), &flow)) {
             busy_turns |= turn_bit;
             deferred_map |= 1UL << i;
+            COVERAGE_INC(percpu_upcall_deferred);
             continue;
         }
         input_upcall_done(t, ib, i, flow, insert_min);

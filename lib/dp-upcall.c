@@ -41,7 +41,6 @@ VLOG_DEFINE_THIS_MODULE(dp_upcall);
 #define DP_UPCALL_ACTIONS_STUB 512
 
 COVERAGE_DEFINE(percpu_upcall_collision);
-COVERAGE_DEFINE(percpu_upcall_deferred);
 COVERAGE_DEFINE(percpu_flow_limit);
 
 /* Rate of the warning that the megaflow table is full: as OVS's warning
@@ -251,6 +250,33 @@ dp_upcall_miss(struct pmd_thread *t, struct dp_packet *packet,
     return miss_in_turn(t, packet, key, header_key, turn);
 }
 
+/* For tests (dpif-percpu/upcall-turns-busy): how many of the turns that
+ * dp_upcall_try_miss() tries next it finds busy, as if another thread held
+ * them. */
+static atomic_uint busy_turns_for_test = 0;
+
+/* Makes dp_upcall_try_miss() find the next 'n' turns it tries busy. */
+void
+dp_upcall_set_busy_turns_for_test(unsigned int n)
+{
+    atomic_store_relaxed(&busy_turns_for_test, n);
+}
+
+/* Returns true, using one up, if a test asked for busy turns. */
+static bool
+take_busy_turn_for_test(void)
+{
+    unsigned int n;
+
+    atomic_read_relaxed(&busy_turns_for_test, &n);
+    while (n) {
+        if (atomic_compare_exchange_weak(&busy_turns_for_test, &n, n - 1)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* As dp_upcall_miss(), storing what it returns in '*flowp', if the turn of
  * 'key' is free; returns false, doing nothing, if another thread holds it
  * (most likely upcalling for the same flow, whose megaflow the caller
@@ -263,8 +289,7 @@ dp_upcall_try_miss(struct pmd_thread *t, struct dp_packet *packet,
 {
     struct ovs_mutex *turn = &t->dp->upcall_locks[dp_upcall_turn(key)];
 
-    if (ovs_mutex_trylock(turn)) {
-        COVERAGE_INC(percpu_upcall_deferred);
+    if (OVS_UNLIKELY(take_busy_turn_for_test()) || ovs_mutex_trylock(turn)) {
         return false;
     }
     *flowp = miss_in_turn(t, packet, key, header_key, turn);

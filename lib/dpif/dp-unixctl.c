@@ -24,6 +24,7 @@
 #include "dp-ipf.h"
 #include "dp-packet.h"
 #include "dp-port.h"
+#include "dp-upcall.h"
 #include "dpif-netdev.h"
 #include "dpif.h"
 #include "flow-stats.h"
@@ -491,6 +492,23 @@ flow_stats_fail_alloc(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, NULL);
 }
 
+/* dpif-percpu/upcall-turns-busy N: the next N upcall turns that a thread
+ * tries without waiting it finds busy, as if another thread held them, so
+ * that tests see a miss put aside until the end of its batch. */
+static void
+upcall_turns_busy(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                  const char *argv[], void *aux OVS_UNUSED)
+{
+    unsigned int n;
+
+    if (!str_to_uint(argv[1], 10, &n)) {
+        unixctl_command_reply_error(conn, "expected a number of turns");
+        return;
+    }
+    dp_upcall_set_busy_turns_for_test(n);
+    unixctl_command_reply(conn, NULL);
+}
+
 /* How receive-batch marks the packets it injects, as a tap with a vnet
  * header would hand them over. */
 struct injected_offload {
@@ -816,6 +834,8 @@ dp_unixctl_register_test_commands(void)
     unixctl_command_register("dpif-percpu/execute-hex",
                              "dp in_port packet actions", 4, 4, execute_hex,
                              NULL);
+    unixctl_command_register("dpif-percpu/upcall-turns-busy", "n", 1, 1,
+                             upcall_turns_busy, NULL);
 }
 
 /* Registers the commands, once however many classes call it. */

@@ -33,7 +33,11 @@
  *
  *   dpif-percpu/flow-stats-fail-alloc on|off
  *       Makes the allocation of per-thread flow-stats slots fail, so that
- *       threads fall back to slot 0. */
+ *       threads fall back to slot 0.
+ *   dpif-percpu/upcall-turns-busy N
+ *       Makes the next N upcall turns a thread tries without waiting look
+ *       held by another thread, so that the misses are put aside until the
+ *       end of their batch. */
 
 struct datapath;
 struct unixctl_conn;
