@@ -76,8 +76,16 @@ struct flow_table {
  * values, away from the lines a hit and a lookup read. */
 struct megaflow_ident {
     ovs_u128 ufid;                  /* Unique flow identifier. */
-    const struct miniflow *key;     /* The key it was installed with. */
+    struct miniflow key;            /* The key it was installed with; its
+                                     * values follow. */
 };
+BUILD_ASSERT_DECL(offsetof(struct megaflow_ident, key)
+                  + sizeof(struct miniflow)
+                  == sizeof(struct megaflow_ident));
+
+/* A lookup prefetches a megaflow's first two lines (struct megaflow says
+ * what they hold); a larger header would push key values out of them. */
+BUILD_ASSERT_DECL(sizeof(struct megaflow) <= 48);
 
 static void megaflow_free(struct megaflow *);
 
@@ -355,24 +363,35 @@ megaflow_ident_ofs(const struct flow_table *table, size_t n_values)
     return ident_ofs;
 }
 
-/* Returns the subtable for '*maskp', creating it if needed.  A new subtable
- * takes '*maskp' and sets it to NULL; otherwise it stays the caller's. */
+/* Returns a copy of 'mask' that the caller must free(). */
+static struct minimask *
+minimask_copy(const struct minimask *mask)
+{
+    size_t n_values = miniflow_n_values(&mask->masks);
+    struct minimask *copy = xmalloc(sizeof *copy
+                                    + MINIFLOW_VALUES_SIZE(n_values));
+
+    miniflow_clone(&copy->masks, &mask->masks, n_values);
+    return copy;
+}
+
+/* Returns the subtable for 'mask', creating it, with a copy of 'mask', if
+ * needed. */
 static struct flow_subtable *
-subtable_find_or_create(struct flow_table *table, struct minimask **maskp)
+subtable_find_or_create(struct flow_table *table, const struct minimask *mask)
     OVS_REQUIRES(table->mutex)
 {
     struct flow_subtable *subtable;
 
     PVECTOR_FOR_EACH (subtable, &table->subtables) {
-        if (minimask_equal(subtable->mask, *maskp)) {
+        if (minimask_equal(subtable->mask, mask)) {
             return subtable;
         }
     }
 
     subtable = xzalloc(sizeof *subtable);
     cmap_init(&subtable->rules);
-    subtable->mask = *maskp;
-    *maskp = NULL;
+    subtable->mask = minimask_copy(mask);
     subtable->n_values = miniflow_n_values(&subtable->mask->masks);
     subtable->values_ofs = megaflow_values_ofs(table);
     subtable->ident_ofs = megaflow_ident_ofs(table, subtable->n_values);
@@ -392,15 +411,22 @@ subtable_free(struct flow_subtable *subtable)
     free(subtable);
 }
 
-static struct megaflow_actions *
-megaflow_actions_create(const struct nlattr *actions, size_t size)
+/* Bytes that actions of 'size' bytes take: whole lines of their own.
+ * Every thread that hits the flow reads them, and a line shared with memory
+ * that a thread writes (a packet buffer reusing a freed chunk, say) would
+ * be taken from the others at every write. */
+static size_t
+megaflow_actions_alloc_size(size_t size)
 {
-    /* Whole lines of their own: every thread that hits the flow reads them,
-     * and a line shared with memory that a thread writes (a packet buffer
-     * reusing a freed chunk, say) would be taken from the others at every
-     * write. */
-    struct megaflow_actions *a
-        = xmalloc_cacheline(ROUND_UP(sizeof *a + size, CACHE_LINE_SIZE));
+    return ROUND_UP(sizeof(struct megaflow_actions) + size, CACHE_LINE_SIZE);
+}
+
+/* Initializes 'a', which has megaflow_actions_alloc_size('size') bytes, to
+ * hold 'actions'. */
+static void
+megaflow_actions_init(struct megaflow_actions *a,
+                      const struct nlattr *actions, size_t size)
+{
     const struct nlattr *attr;
     size_t left;
 
@@ -411,7 +437,49 @@ megaflow_actions_create(const struct nlattr *actions, size_t size)
     }
     a->size = size;
     nullable_memcpy(a->actions, actions, size); /* Drop: NULL, 0. */
+}
+
+static struct megaflow_actions *
+megaflow_actions_create(const struct nlattr *actions, size_t size)
+{
+    struct megaflow_actions *a
+        = xmalloc_cacheline(megaflow_actions_alloc_size(size));
+
+    megaflow_actions_init(a, actions, size);
     return a;
+}
+
+/* Offset, in a megaflow whose UFID and key are at 'ident_ofs' and whose key
+ * has 'key''s map, of the actions it is installed with: on lines of their
+ * own after the key.  Computed, not kept: a field more in struct megaflow
+ * would push the key values past the two lines a lookup prefetches. */
+static size_t
+megaflow_actions_ofs(size_t ident_ofs, const struct miniflow *key)
+{
+    return ROUND_UP(ident_ofs + sizeof(struct megaflow_ident)
+                    + MINIFLOW_VALUES_SIZE(miniflow_n_values(key)),
+                    CACHE_LINE_SIZE);
+}
+
+/* Returns the actions that 'flow' was installed with, in its own
+ * allocation. */
+static const struct megaflow_actions *
+megaflow_first_actions(const struct megaflow *flow)
+{
+    return (const struct megaflow_actions *) (
+        (const char *) flow
+        + megaflow_actions_ofs(flow->ident_ofs, &megaflow_ident(flow)->key));
+}
+
+/* Frees 'a', actions of 'flow', unless they are those 'flow' was installed
+ * with, which its own allocation holds. */
+static void
+megaflow_actions_free(const struct megaflow *flow,
+                      const struct megaflow_actions *a)
+{
+    if (a != megaflow_first_actions(flow)) {
+        free_cacheline(CONST_CAST(struct megaflow_actions *, a));
+    }
 }
 
 /* Sets the most megaflows 'table' holds to 'max_flows', capped at
@@ -441,36 +509,50 @@ megaflow_draft_build(struct megaflow_draft *draft,
                      const ovs_u128 *ufid, const struct nlattr *actions,
                      size_t actions_len, size_t installer)
 {
-    struct minimask *mask = minimask_create(&match->wc);
-    size_t n_values = miniflow_n_values(&mask->masks);
-    uint16_t ident_ofs = megaflow_ident_ofs(table, n_values);
+    struct miniflow key_map;
+    size_t n_values, actions_ofs;
+    struct megaflow_actions *first_actions;
     struct megaflow_ident *ident;
     struct megaflow *flow;
+    uint16_t ident_ofs;
 
-    /* Whole lines, laid out as struct megaflow says. */
-    flow = xzalloc_cacheline(ROUND_UP(ident_ofs + sizeof *ident,
-                                      CACHE_LINE_SIZE));
+    BUILD_ASSERT_DECL(offsetof(struct megaflow_draft, mask_values)
+                      == (offsetof(struct megaflow_draft, mask)
+                          + sizeof(struct minimask)));
+    miniflow_map_init(&draft->mask.masks, &match->wc.masks);
+    minimask_init(&draft->mask, &match->wc);
+    n_values = miniflow_n_values(&draft->mask.masks);
+    ident_ofs = megaflow_ident_ofs(table, n_values);
+
+    miniflow_map_init(&key_map, &match->flow);
+    actions_ofs = megaflow_actions_ofs(ident_ofs, &key_map);
+
+    /* One allocation of whole lines, laid out as struct megaflow says: one
+     * call into the allocator per megaflow, not four. */
+    flow = xzalloc_cacheline(actions_ofs
+                             + megaflow_actions_alloc_size(actions_len));
     flow->ident_ofs = ident_ofs;
     ident = megaflow_ident(flow);
     ident->ufid = *ufid;
-    ident->key = miniflow_create(&match->flow);
+    ident->key.map = key_map.map;
+    miniflow_init(&ident->key, &match->flow);
     flow->stats = (struct flow_stats *) (flow + 1);
     flow_stats_init(flow->stats, table->n_stats_slots, table->stats_pools,
                     installer);
     ovs_refcount_init(&flow->ref_cnt);
     atomic_init(&flow->dead, false);
-    ovsrcu_set_hidden(&flow->actions,
-                      megaflow_actions_create(actions, actions_len));
+    first_actions = (struct megaflow_actions *) ((char *) flow + actions_ofs);
+    megaflow_actions_init(first_actions, actions, actions_len);
+    ovsrcu_set_hidden(&flow->actions, first_actions);
 
     draft->flow = flow;
-    draft->mask = mask;
-    draft->hash = mask_flow(mask, &match->flow,
+    draft->hash = mask_flow(&draft->mask, &match->flow,
                             (uint64_t *) ((char *) flow
                                           + megaflow_values_ofs(table)));
 }
 
 /* Frees what 'draft' still holds: its megaflow, unless flow_table_install()
- * installed it, and its mask, unless a new subtable took it. */
+ * installed it.  Accepts a draft that holds none ('flow' NULL). */
 void
 megaflow_draft_destroy(struct megaflow_draft *draft)
 {
@@ -478,8 +560,6 @@ megaflow_draft_destroy(struct megaflow_draft *draft)
         megaflow_free(draft->flow); /* Never published: no grace period. */
         draft->flow = NULL;
     }
-    free(draft->mask);
-    draft->mask = NULL;
 }
 
 /* Installs the megaflow that 'draft' holds (megaflow_draft_build(), for
@@ -520,8 +600,11 @@ flow_table_set_actions(struct flow_table *table OVS_UNUSED,
     const struct megaflow_actions *old = megaflow_get_actions(flow);
 
     ovsrcu_set(&flow->actions, megaflow_actions_create(actions, actions_len));
-    ovsrcu_postpone(free_cacheline,
-                    CONST_CAST(struct megaflow_actions *, old));
+    if (old != megaflow_first_actions(flow)) {
+        /* The first actions live as long as 'flow'. */
+        ovsrcu_postpone(free_cacheline,
+                        CONST_CAST(struct megaflow_actions *, old));
+    }
 }
 
 /* Counts a megaflow just marked dead in 'table''s 'n_removed'. */
@@ -877,10 +960,8 @@ megaflow_try_ref(struct megaflow *flow)
 static void
 megaflow_free(struct megaflow *flow)
 {
-    free_cacheline(CONST_CAST(struct megaflow_actions *,
-                              megaflow_get_actions(flow)));
+    megaflow_actions_free(flow, megaflow_get_actions(flow));
     flow_stats_uninit(flow->stats);
-    free(CONST_CAST(struct miniflow *, megaflow_ident(flow)->key));
     free_cacheline(flow);
 }
 
@@ -905,7 +986,7 @@ megaflow_get_mask(const struct megaflow *flow, struct flow_wildcards *wc)
 void
 megaflow_get_key(const struct megaflow *flow, struct flow *key)
 {
-    miniflow_expand(megaflow_ident(flow)->key, key);
+    miniflow_expand(&megaflow_ident(flow)->key, key);
 }
 
 /* Describes 'flow''s mask as dpif-netdev's 'dp-extra-info' does.  Valid

@@ -74,8 +74,10 @@ megaflow_action_sets_tunnel(const struct nlattr *a)
  *
  * One cache-aligned allocation holds, in order: this header, the flow's
  * statistics ('stats': the slot pointers, not the slots), its masked key
- * values, and its UFID and installed key, which only dumps, flow_get and
- * flow_del read (megaflow_ufid(), megaflow_get_key()).  A hit reads the
+ * values, its UFID and installed key, which only dumps, flow_get and
+ * flow_del read (megaflow_ufid(), megaflow_get_key()), and, on lines of
+ * their own, the actions it was installed with ('actions' points there
+ * until flow_table_set_actions() replaces them).  A hit reads the
  * header and its thread's slot pointer, a lookup the header and the key
  * values: with up to 3 threads' slots and 5 key values (a 5-tuple's mask),
  * both fit the first two lines, which flow_table_lookup_batch()
@@ -155,9 +157,12 @@ void flow_table_unlock(struct flow_table *);
  * in, not while it is allocated and filled. */
 struct megaflow_draft {
     struct megaflow *flow;      /* In no table yet; NULL once installed. */
-    struct minimask *mask;      /* Its mask; NULL once a new subtable took
-                                 * it. */
     uint32_t hash;              /* Of its masked key values. */
+
+    /* Its mask, which a new subtable copies.  Kept here rather than
+     * allocated: most drafts find their mask's subtable. */
+    struct minimask mask;
+    uint64_t mask_values[FLOW_U64S]; /* 'mask''s values: must follow it. */
 };
 void megaflow_draft_build(struct megaflow_draft *, const struct flow_table *,
                           const struct match *, const ovs_u128 *ufid,

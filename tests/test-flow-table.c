@@ -36,6 +36,13 @@
  * megaflow_draft_destroy() (the sanitizer build's run of this test finds
  * a leak).
  *
+ * "one-allocation": a megaflow holds its key and the actions it was
+ * installed with in its own allocation; both read back as given, and
+ * actions replaced twice (flow_table_set_actions()) read back as given,
+ * the first, which the megaflow holds, left to be freed with it, the
+ * second freed after a grace period (freeing the first on its own aborts
+ * the test; the sanitizer build's run finds a leak or a double free).
+ *
  * "slot-pools": the pools of statistics slots (slot-pool.h) give each
  * thread index lines that lie beside no other pool's line, aligned and
  * zeroed, take lines given back for their next allocations, and count
@@ -50,6 +57,9 @@
 #include "flow-cache.h"
 #include "flow-table.h"
 #include "flow.h"
+#include "netlink.h"
+#include "odp-util.h"
+#include "openvswitch/ofpbuf.h"
 #include "openvswitch/match.h"
 #include "ovs-rcu.h"
 #include "packet-key.h"
@@ -414,13 +424,14 @@ draft_lookup(const struct flow_table *table, uint32_t k)
 
 /* Builds a draft for draft_match('k', 'with_port') with UFID 'k' and
  * installs it, under the mutex, into 'table'; returns the installed
- * megaflow or NULL.  Reports in '*new_mask' whether a new subtable took
- * the draft's mask. */
+ * megaflow or NULL.  Reports in '*new_mask' whether the draft added a
+ * subtable. */
 static struct megaflow *
 draft_install(struct flow_table *table, uint32_t k, bool with_port,
               bool *new_mask)
 {
     ovs_u128 ufid = { .u32 = { k, 0, 0, 2 } };
+    size_t n_masks = flow_table_n_masks(table);
     struct megaflow_draft draft;
     struct megaflow *flow;
     struct match match;
@@ -433,7 +444,7 @@ draft_install(struct flow_table *table, uint32_t k, bool with_port,
     if (flow && draft.flow) {
         test_fail("draft %"PRIu32" still holds its installed megaflow", k);
     }
-    *new_mask = !draft.mask;
+    *new_mask = flow_table_n_masks(table) > n_masks;
     megaflow_draft_destroy(&draft);
     return flow;
 }
@@ -471,6 +482,79 @@ test_drafts(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
            wide && draft_lookup(table, 3) == wide ? "yes" : "no",
            flow_table_n_masks(table), flow_table_count(table));
     flow_table_destroy(table);
+}
+
+/* Puts into 'actions' 'n' actions that output to port 'port'. */
+static void
+put_outputs(struct ofpbuf *actions, uint32_t port, int n)
+{
+    ofpbuf_init(actions, 0);
+    for (int i = 0; i < n; i++) {
+        nl_msg_put_odp_port(actions, OVS_ACTION_ATTR_OUTPUT,
+                            u32_to_odp(port));
+    }
+}
+
+/* Returns "as given" if 'flow''s actions are 'expected', else "different". */
+static const char *
+compare_actions(const struct megaflow *flow, const struct ofpbuf *expected)
+{
+    const struct megaflow_actions *a = megaflow_get_actions(flow);
+
+    return (a->size == expected->size
+            && !memcmp(a->actions, expected->data, a->size)
+            ? "as given" : "different");
+}
+
+static void
+test_one_allocation(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+{
+    struct flow_table *table = flow_table_create(2);
+    ovs_u128 ufid = { .u32 = { 7, 0, 0, 3 } };
+    struct ofpbuf first, second, third;
+    struct megaflow_draft draft;
+    struct megaflow *flow;
+    struct match match;
+    struct flow key;
+
+    draft_match(&match, 7, true);
+    put_outputs(&first, 2, 1);
+    put_outputs(&second, 3, 40);     /* Several lines. */
+    put_outputs(&third, 4, 1);
+
+    megaflow_draft_build(&draft, table, &match, &ufid, first.data,
+                         first.size, 1);
+    flow_table_lock(table);
+    flow = flow_table_install(table, &draft);
+    flow_table_unlock(table);
+    megaflow_draft_destroy(&draft);
+    if (!flow) {
+        test_fail("the megaflow was not installed");
+    }
+    megaflow_get_key(flow, &key);
+    printf("installed: key %s, actions %s\n",
+           flow_equal(&key, &match.flow) ? "as given" : "different",
+           compare_actions(flow, &first));
+
+    flow_table_lock(table);
+    flow_table_set_actions(table, flow, second.data, second.size);
+    flow_table_unlock(table);
+    printf("replaced by 40 outputs: actions %s\n",
+           compare_actions(flow, &second));
+    ovsrcu_quiesce();
+
+    flow_table_lock(table);
+    flow_table_set_actions(table, flow, third.data, third.size);
+    flow_table_unlock(table);
+    printf("replaced again: actions %s, key %s\n",
+           compare_actions(flow, &third),
+           flow_equal(&key, &match.flow) ? "as given" : "different");
+
+    flow_table_destroy(table);
+    ovsrcu_quiesce();
+    ofpbuf_uninit(&first);
+    ofpbuf_uninit(&second);
+    ofpbuf_uninit(&third);
 }
 
 static void
@@ -570,6 +654,7 @@ main(int argc, char *argv[])
         { "shapes", test_shapes },
         { "sweep", test_sweep },
         { "drafts", test_drafts },
+        { "one-allocation", test_one_allocation },
         { "slot-pools", test_slot_pools },
     };
 

@@ -568,7 +568,7 @@ static int
 flow_put(struct datapath *dp, const struct dpif_flow_put *put)
 {
     bool probe = put->flags & DPIF_FP_PROBE;
-    struct megaflow_draft draft = { .flow = NULL, .mask = NULL };
+    struct megaflow_draft draft = { .flow = NULL };
     struct megaflow *flow;
     struct match match;
     ovs_u128 ufid;
