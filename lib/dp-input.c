@@ -37,6 +37,7 @@
 #include "vport-tunnel.h"
 
 COVERAGE_DEFINE(percpu_upcall_deferred);
+COVERAGE_DEFINE(percpu_emc_wide_lookup);
 
 /* Packets of one batch that hit the same megaflow. */
 struct flow_batch {
@@ -131,6 +132,13 @@ flow_batch_add(struct flow_batches *fb, struct megaflow *flow,
 /* ...for this many batches, after which it measures again. */
 #define EMC_SKIP_BATCHES 256
 
+/* At or above this miss rate (1/16), the thread's flows outnumber its
+ * 8192 entries, and with a few lines each they do not fit the CPU's
+ * caches either: the lookups of a batch then overlap their misses
+ * (input_header_hits()).  Below it, a working set that the caches hold
+ * would pay for that pass and gain nothing. */
+#define EMC_WIDE_MISS_RATE_INV 16
+
 /* Returns true if 't' should look its packets up in its exact-match cache
  * for this batch. */
 static bool
@@ -153,10 +161,14 @@ emc_account(struct pmd_thread *t, uint32_t n_lookups, uint32_t n_hits)
     t->emc_window_lookups += n_lookups;
     t->emc_window_hits += n_hits;
     if (t->emc_window_lookups >= EMC_WINDOW_LOOKUPS) {
+        uint32_t n_misses = t->emc_window_lookups - t->emc_window_hits;
+
         if (t->emc_window_hits * EMC_MIN_HIT_RATE_INV
             < t->emc_window_lookups) {
             t->emc_skip_batches = EMC_SKIP_BATCHES;
         }
+        t->emc_wide = (n_misses * EMC_WIDE_MISS_RATE_INV
+                       >= t->emc_window_lookups);
         t->emc_window_lookups = 0;
         t->emc_window_hits = 0;
     }
@@ -197,23 +209,66 @@ maybe_cache(struct pmd_thread *t, uint32_t insert_min,
     }
 }
 
-/* Looks packet 'n' of 'ib', just received on 'in_port', up by its header
- * key, if it has the shape for one (header-key.h), and if 'use_emc'.
- * Returns the megaflow it hit, or NULL; notes a packet with a header key in
- * 'ib->header_map', so that its hit in the megaflow table is cached by it.
- * Called only if the exact-match cache is enabled at all ('insert_min'). */
-static struct megaflow *
-input_header_lookup(struct pmd_thread *t, struct dp_packet *packet,
-                    odp_port_t in_port, bool use_emc, struct input_batch *ib,
-                    size_t n)
+/* Pass 1's miniflow key for packet 'n' of 'ib', one without a header key
+ * (header-key.h) or whose header key the exact-match cache did not match:
+ * extracts its miniflow into 'ib', for the megaflow lookup, and, if
+ * 'lookup', looks the packet up by it in the exact-match cache.  Returns
+ * true if the cache matched it. */
+static bool
+input_miniflow_key(struct pmd_thread *t, struct input_batch *ib, size_t n,
+                   bool lookup)
 {
-    if (!header_key_extract(&ib->header_keys[n], packet, in_port,
-                            &ib->tcp_flags[n])) {
-        return NULL;
+    struct packet_key *key = &ib->keys[n];
+
+    packet_key_init(key, ib->packets[n], t->recirc_depth);
+    ib->flows[n] = lookup ? flow_cache_lookup(t->cache, key) : NULL;
+    ib->miniflows[n] = &key->mf;
+    ib->tcp_flags[n] = miniflow_get_tcp_flags(&key->mf);
+    return ib->flows[n] != NULL;
+}
+
+/* Pass 1's exact-match cache lookups by header key, for the packets of
+ * 'wide_map', whose entries input_keys_and_cache() prefetched: finds every
+ * packet's entry and prefetches the megaflow it names, and only then reads
+ * the megaflows (are they live?), prefetching their actions and the
+ * thread's statistics slots for pass 4, so that with many flows the misses
+ * overlap across the batch instead of coming one after another.  A packet
+ * the cache does not match gets its miniflow for the megaflow lookup.
+ * Returns the map of those. */
+static unsigned long
+input_header_hits(struct pmd_thread *t, struct input_batch *ib,
+                  unsigned long wide_map)
+{
+    struct flow_cache_header_entry *entries[NETDEV_MAX_BURST];
+    const struct megaflow *last = NULL;
+    unsigned long miss_map = 0;
+    size_t i;
+
+    ULLONG_FOR_EACH_1 (i, wide_map) {
+        entries[i] = flow_cache_find_header(t->cache, &ib->header_keys[i]);
+        if (entries[i] && entries[i]->flow != last) {
+            last = entries[i]->flow;
+            megaflow_prefetch_hit(last);
+        }
     }
-    ib->header_map |= 1UL << n;
-    return use_emc ? flow_cache_lookup_header(t->cache, &ib->header_keys[n])
-                   : NULL;
+    last = NULL;
+    ULLONG_FOR_EACH_1 (i, wide_map) {
+        struct megaflow *flow = (entries[i]
+                                 ? flow_cache_header_entry_flow(entries[i])
+                                 : NULL);
+
+        ib->flows[i] = flow;
+        if (!flow) {
+            input_miniflow_key(t, ib, i, false);
+            miss_map |= 1UL << i;
+        } else if (flow != last) {
+            /* For pass 4, as input_megaflow_lookup() does. */
+            last = flow;
+            OVS_PREFETCH(megaflow_get_actions(flow));
+            flow_stats_prefetch(flow->stats, t->index);
+        }
+    }
+    return miss_map;
 }
 
 /* Pass 1, key and cache (dpif-netdev's dfc_processing()): drops what is
@@ -221,11 +276,13 @@ input_header_lookup(struct pmd_thread *t, struct dp_packet *packet,
  * received on 'in_port' (unless 'md_is_valid'), and, if 'use_emc', looks
  * each packet up in the exact-match cache: by its header key, if it has
  * one and 'use_header_keys' (the cache is on), without extracting its
- * miniflow on a hit; otherwise by its miniflow, extracted into 'ib'.  A
- * packet the cache does not match has its miniflow extracted for the
- * megaflow lookup.  Returns how many
- * packets 'ib' holds; sets '*miss_mapp' to those the cache did not match
- * (all of them without 'use_emc'). */
+ * miniflow on a hit; otherwise by its miniflow, extracted into 'ib'.
+ * While the thread's flows outnumber the cache ('emc_wide'), the header
+ * keys' lookups wait until every packet's entries are prefetched
+ * (input_header_hits()).  A packet the cache does not match has its
+ * miniflow extracted for the megaflow lookup.  Returns how many packets
+ * 'ib' holds; sets '*miss_mapp' to those the cache did not match (all of
+ * them without 'use_emc'). */
 static size_t
 input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
                      bool md_is_valid, odp_port_t in_port, bool use_emc,
@@ -233,13 +290,15 @@ input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
                      unsigned long *miss_mapp)
 {
     size_t n_packets = dp_packet_batch_size(batch);
-    unsigned long miss_map = 0;
+    bool wide = use_emc && t->emc_wide;
+    unsigned long miss_map = 0, wide_map = 0;
+    uint32_t last_hash = 0;
     size_t n = 0;
 
     ib->header_map = 0;
     for (size_t i = 0; i < n_packets; i++) {
         struct dp_packet *packet = batch->packets[i];
-        struct packet_key *key = &ib->keys[n];
+        bool lookup = use_emc;
 
         if (i + 1 < n_packets) {
             OVS_PREFETCH(dp_packet_data(batch->packets[i + 1]));
@@ -252,25 +311,38 @@ input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
         ib->packets[n] = packet;
         if (!md_is_valid) {
             pkt_metadata_init(&packet->md, in_port);
-            if (use_header_keys) {
-                ib->flows[n] = input_header_lookup(t, packet, in_port,
-                                                   use_emc, ib, n);
+            if (use_header_keys
+                && header_key_extract(&ib->header_keys[n], packet, in_port,
+                                      &ib->tcp_flags[n])) {
+                ib->header_map |= 1UL << n;
+                if (wide) {
+                    if (ib->header_keys[n].hash != last_hash || !wide_map) {
+                        last_hash = ib->header_keys[n].hash;
+                        flow_cache_prefetch_header(t->cache, last_hash);
+                    }
+                    wide_map |= 1UL << n;
+                    n++;
+                    continue;
+                }
+                ib->flows[n] = (use_emc
+                                ? flow_cache_lookup_header(
+                                      t->cache, &ib->header_keys[n])
+                                : NULL);
                 if (ib->flows[n]) {
                     n++;
                     continue;
                 }
+                lookup = false; /* Cached by its header key only. */
             }
         }
-
-        packet_key_init(key, packet, t->recirc_depth);
-        ib->flows[n] = (use_emc && !(ib->header_map & (1UL << n))
-                        ? flow_cache_lookup(t->cache, key) : NULL);
-        if (!ib->flows[n]) {
+        if (!input_miniflow_key(t, ib, n, lookup)) {
             miss_map |= 1UL << n;
         }
-        ib->miniflows[n] = &key->mf;
-        ib->tcp_flags[n] = miniflow_get_tcp_flags(&key->mf);
         n++;
+    }
+    if (wide_map) {
+        COVERAGE_ADD(percpu_emc_wide_lookup, count_1bits(wide_map));
+        miss_map |= input_header_hits(t, ib, wide_map);
     }
     if (use_emc) {
         uint32_t n_hits = n - count_1bits(miss_map);

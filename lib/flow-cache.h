@@ -39,6 +39,7 @@
 #include "flow-table.h"
 #include "header-key.h"
 #include "packet-key.h"
+#include "util.h"
 
 /* Number of entries: a power of two.  8192 entries of about 700 bytes each
  * is what OVS's dpif-netdev uses per PMD thread. */
@@ -109,25 +110,58 @@ flow_cache_header_candidate(struct flow_cache *cache, uint32_t hash, int i)
                                   & FLOW_CACHE_MASK];
 }
 
-/* Returns the megaflow cached for the header key 'key', or NULL.  Inline,
- * because it runs for most packets. */
-static inline struct megaflow *
-flow_cache_lookup_header(struct flow_cache *cache,
-                         const struct header_key *key)
+/* Prefetches the two lines where a header key with 'hash' may be cached,
+ * for a flow_cache_find_header() a little later. */
+static inline void
+flow_cache_prefetch_header(struct flow_cache *cache, uint32_t hash)
+{
+    OVS_PREFETCH(flow_cache_header_candidate(cache, hash, 0));
+    OVS_PREFETCH(flow_cache_header_candidate(cache, hash, 1));
+}
+
+/* Returns the entry of 'cache' that holds the header key 'key' and a
+ * megaflow, or NULL.  Reads only the entries, not the megaflow, which the
+ * caller may prefetch before flow_cache_header_entry_flow() reads it. */
+static inline struct flow_cache_header_entry *
+flow_cache_find_header(struct flow_cache *cache, const struct header_key *key)
 {
     for (int i = 0; i < 2; i++) {
         struct flow_cache_header_entry *e
             = flow_cache_header_candidate(cache, key->hash, i);
 
         if (header_key_equal(&e->key, key) && e->flow) {
-            if (OVS_UNLIKELY(megaflow_is_dead(e->flow))) {
-                flow_cache_header_entry_clear(e);
-                return NULL;
-            }
-            return e->flow;
+            return e;
         }
     }
     return NULL;
+}
+
+/* Returns the megaflow of 'e', an entry flow_cache_find_header() found, or
+ * NULL: if that megaflow has been removed (then 'e' is emptied), or if 'e'
+ * was emptied since (by this call for another packet with the same key). */
+static inline struct megaflow *
+flow_cache_header_entry_flow(struct flow_cache_header_entry *e)
+{
+    struct megaflow *flow = e->flow;
+
+    if (OVS_UNLIKELY(!flow)) {
+        return NULL;            /* Emptied since it was found. */
+    }
+    if (OVS_UNLIKELY(megaflow_is_dead(flow))) {
+        flow_cache_header_entry_clear(e);
+        return NULL;
+    }
+    return flow;
+}
+
+/* Returns the megaflow cached for the header key 'key', or NULL. */
+static inline struct megaflow *
+flow_cache_lookup_header(struct flow_cache *cache,
+                         const struct header_key *key)
+{
+    struct flow_cache_header_entry *e = flow_cache_find_header(cache, key);
+
+    return e ? flow_cache_header_entry_flow(e) : NULL;
 }
 
 struct flow_cache *flow_cache_create(void);

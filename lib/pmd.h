@@ -132,6 +132,11 @@ struct pmd_thread {
     uint32_t emc_window_lookups;
     uint32_t emc_window_hits;
     uint32_t emc_skip_batches;  /* Batches left to forward without it. */
+    bool emc_wide;              /* The last window missed often enough that
+                                 * the thread's flows outnumber its cache,
+                                 * and likely the CPU's: cache lookups by
+                                 * header key are then made for the whole
+                                 * batch at once (dp-input.c). */
     struct pmd_tx_queue tx_queues[PMD_MAX_TX_QUEUES]; /* Pending output. */
     size_t n_tx_queues;         /* Elements of 'tx_queues' in use. */
 
