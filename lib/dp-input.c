@@ -209,6 +209,17 @@ maybe_cache(struct pmd_thread *t, uint32_t insert_min,
     }
 }
 
+/* Starts fetching what pass 4 reads of 'flow' beyond the lines a lookup
+ * reads: its actions and 't''s statistics slot, so that with many
+ * megaflows their misses overlap instead of coming one group at a time. */
+static void
+input_prefetch_execution(const struct pmd_thread *t,
+                         const struct megaflow *flow)
+{
+    OVS_PREFETCH(megaflow_get_actions(flow));
+    flow_stats_prefetch(flow->stats, t->index);
+}
+
 /* Pass 1's miniflow key for packet 'n' of 'ib', one without a header key
  * (header-key.h) or whose header key the exact-match cache did not match:
  * extracts its miniflow into 'ib', for the megaflow lookup, and, if
@@ -262,10 +273,8 @@ input_header_hits(struct pmd_thread *t, struct input_batch *ib,
             input_miniflow_key(t, ib, i, false);
             miss_map |= 1UL << i;
         } else if (flow != last) {
-            /* For pass 4, as input_megaflow_lookup() does. */
             last = flow;
-            OVS_PREFETCH(megaflow_get_actions(flow));
-            flow_stats_prefetch(flow->stats, t->index);
+            input_prefetch_execution(t, flow);
         }
     }
     return miss_map;
@@ -375,12 +384,9 @@ input_megaflow_lookup(struct pmd_thread *t, struct input_batch *ib,
 
         maybe_cache(t, insert_min, ib, i, flow);
 
-        /* A megaflow that the cache did not hold is likely cold: fetch its
-         * actions and the thread's statistics slot now, for pass 4, so
-         * that with many megaflows their misses overlap instead of coming
-         * one group at a time.  (The lookup fetched the lines it read.) */
-        OVS_PREFETCH(megaflow_get_actions(flow));
-        flow_stats_prefetch(flow->stats, t->index);
+        /* A megaflow that the cache did not hold is likely cold.  (The
+         * lookup fetched the lines it read.) */
+        input_prefetch_execution(t, flow);
     }
     return lookup_map;
 }
