@@ -35,8 +35,12 @@
 #include "util.h"
 
 /* The generated frames: Ethernet, IPv4, UDP, padded to 60 bytes (64 on the
- * wire with the FCS). */
+ * wire with the FCS), or with an 802.1Q tag, 64 bytes. */
 #define FRAME_LEN 60
+#define TAGGED_FRAME_LEN (FRAME_LEN + VLAN_HEADER_LEN)
+
+/* The VLAN of tagged frames. */
+#define FRAME_VID 10
 
 /* Longest frame a pcap file may give. */
 #define PCAP_FRAME_MAX 2048
@@ -45,18 +49,29 @@ static odp_port_t upcall_out_port;
 static int upcall_n_masks = 1;
 static atomic_ullong n_upcalls = 0;
 
+/* Builds the frame of flow 'flow_index' into 'frame', 'len' bytes long,
+ * with an 802.1Q tag if 'tagged'. */
 static void
-frame_build(uint8_t *frame, uint32_t flow_index)
+frame_build(uint8_t *frame, size_t len, uint32_t flow_index, bool tagged)
 {
     struct eth_header *eth = (struct eth_header *) frame;
-    struct ip_header *ip = (struct ip_header *) (eth + 1);
+    size_t l2_len = tagged ? VLAN_ETH_HEADER_LEN : ETH_HEADER_LEN;
+    struct ip_header *ip = (struct ip_header *) (frame + l2_len);
     struct udp_header *udp = (struct udp_header *) (ip + 1);
-    size_t ip_len = FRAME_LEN - ETH_HEADER_LEN;
+    size_t ip_len = len - l2_len;
 
-    memset(frame, 0, FRAME_LEN);
+    memset(frame, 0, len);
     eth->eth_dst = (struct eth_addr) ETH_ADDR_C(02, 00, 00, 00, 00, 02);
     eth->eth_src = (struct eth_addr) ETH_ADDR_C(02, 00, 00, 00, 00, 01);
-    eth->eth_type = htons(ETH_TYPE_IP);
+    if (tagged) {
+        struct vlan_eth_header *veth = (struct vlan_eth_header *) frame;
+
+        veth->veth_type = htons(ETH_TYPE_VLAN_8021Q);
+        veth->veth_tci = htons(FRAME_VID);
+        veth->veth_next_type = htons(ETH_TYPE_IP);
+    } else {
+        eth->eth_type = htons(ETH_TYPE_IP);
+    }
 
     ip->ip_ihl_ver = IP_IHL_VER(5, IP_VERSION);
     ip->ip_tot_len = htons(ip_len);
@@ -72,8 +87,10 @@ frame_build(uint8_t *frame, uint32_t flow_index)
 }
 
 void
-benchmark_frames_build(struct benchmark_frames *frames, size_t n_flows)
+benchmark_frames_build(struct benchmark_frames *frames, size_t n_flows,
+                       bool tagged)
 {
+    size_t len = tagged ? TAGGED_FRAME_LEN : FRAME_LEN;
     uint32_t *order = xmalloc(n_flows * sizeof *order);
 
     /* A Fisher-Yates shuffle with a fixed seed: the same order every run. */
@@ -90,12 +107,12 @@ benchmark_frames_build(struct benchmark_frames *frames, size_t n_flows)
     }
 
     frames->n = n_flows;
-    frames->stride = FRAME_LEN;
-    frames->data = xmalloc(n_flows * FRAME_LEN);
+    frames->stride = len;
+    frames->data = xmalloc(n_flows * len);
     frames->lens = xmalloc(n_flows * sizeof *frames->lens);
     for (size_t i = 0; i < n_flows; i++) {
-        frame_build(frames->data + i * FRAME_LEN, order[i]);
-        frames->lens[i] = FRAME_LEN;
+        frame_build(frames->data + i * len, len, order[i], tagged);
+        frames->lens[i] = len;
     }
     free(order);
 }
@@ -158,10 +175,11 @@ benchmark_upcall_configure(odp_port_t out_port, int n_masks)
 }
 
 /* Un-wildcards what every megaflow matches, as ofproto would: the input
- * port, the recirculation id, the Ethernet type and the destination
- * address.  With 8 masks, the low three bits of the address choose which of
- * the source address, the protocol with the source port, and the
- * protocol with the destination port are matched too. */
+ * port, the recirculation id, the VLAN tag (of a tagged frame), the
+ * Ethernet type and the destination address.  With 8 masks, the low three
+ * bits of the address choose which of the source address, the protocol
+ * with the source port, and the protocol with the destination port are
+ * matched too. */
 static void
 megaflow_mask_build(const struct flow *flow, struct flow_wildcards *wc)
 {
@@ -170,6 +188,9 @@ megaflow_mask_build(const struct flow *flow, struct flow_wildcards *wc)
     wc->masks.in_port.odp_port = u32_to_odp(UINT32_MAX);
     wc->masks.recirc_id = UINT32_MAX;
     wc->masks.dl_type = OVS_BE16_MAX;
+    if (flow->vlans[0].tci & htons(VLAN_CFI)) {
+        wc->masks.vlans[0].tci = OVS_BE16_MAX;
+    }
     wc->masks.nw_dst = OVS_BE32_MAX;
     if (choice & 1) {
         wc->masks.nw_src = OVS_BE32_MAX;

@@ -19,12 +19,14 @@
 
 /* What the benchmark sends and how its flows are set up.
  *
- * Flow i is a 64-byte UDP/IPv4 frame to 10.0.0.0 + i.  The upcall callback
+ * Flow i is a 64-byte UDP/IPv4 frame to 10.0.0.0 + i, untagged or in
+ * VLAN 10.  The upcall callback
  * plays the part of ofproto: it answers every miss with "output to the
  * sink" and a megaflow mask that matches the destination address exactly,
  * plus, over 8 masks, a choice of other fields picked by the address's low
  * three bits, so that flows spread evenly over 8 subtables. */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,10 +35,12 @@
 
 struct benchmark_frames;
 
-/* Fills 'frames' with 'n_flows' frames, one per flow, in an order shuffled
- * with a fixed seed, so that consecutive packets do not walk memory in
- * address order.  benchmark_frames_destroy() frees them. */
-void benchmark_frames_build(struct benchmark_frames *frames, size_t n_flows);
+/* Fills 'frames' with 'n_flows' frames, one per flow, with an 802.1Q tag if
+ * 'tagged', in an order shuffled with a fixed seed, so that consecutive
+ * packets do not walk memory in address order.  benchmark_frames_destroy()
+ * frees them. */
+void benchmark_frames_build(struct benchmark_frames *frames, size_t n_flows,
+                            bool tagged);
 
 /* Builds a pcap file's packets into 'frames' instead: every packet is
  * padded or cut to the longest one's length.  Returns 0 or an errno. */

@@ -110,6 +110,7 @@ struct scenario {
     size_t n_flows;             /* 0 for the pcap file's packets. */
     int n_masks;
     int n_threads;
+    bool tagged;                /* Frames with an 802.1Q tag. */
 };
 
 /* What one run of one scenario on one datapath measured. */
@@ -323,25 +324,25 @@ testbed_close(struct testbed *tb)
 }
 
 /* Waits until upcalls have stopped for 'quiet_ms' milliseconds and the
- * datapath holds at least 'min_flows' flows, that is, until every flow is
- * installed where each thread looks for it.  (A datapath may pause its
- * upcalls for a while, growing a big hash table: the flow count keeps such
- * a pause from passing for the end.)  Returns the time of the last upcall
+ * datapath holds at least 'min_flows' flows (of at most 'max_flows'), that
+ * is, until every flow is installed where each thread looks for it.  (A
+ * datapath may pause its upcalls for a while, growing a big hash table:
+ * the flow count keeps such a pause from passing for the end.)  Returns the time of the last upcall
  * seen, in ns.
  *
  * Exits with a message naming scenario 'sc' and the datapath, rather than
  * measuring a scenario that did not set up: on SETUP_TIMEOUT_MS, and as
  * soon as the upcalls show that the datapath refuses flows (more than
- * MAX_UPCALLS_PER_FLOW per flow and thread). */
+ * MAX_UPCALLS_PER_FLOW per flow and thread, 'max_flows' flows counted). */
 static uint64_t
 wait_for_upcalls_to_stop(const struct testbed *tb, const struct scenario *sc,
-                         int quiet_ms, uint64_t min_flows)
+                         int quiet_ms, uint64_t min_flows, uint64_t max_flows)
 {
     uint64_t first = benchmark_upcalls();
     uint64_t last = first;
     uint64_t last_change = monotonic_ns();
     uint64_t deadline = last_change + SETUP_TIMEOUT_MS * 1000000ULL;
-    uint64_t max_upcalls = (min_flows * sc->n_threads + 1000)
+    uint64_t max_upcalls = (max_flows * sc->n_threads + 1000)
                            * MAX_UPCALLS_PER_FLOW;
 
     for (;;) {
@@ -361,7 +362,7 @@ wait_for_upcalls_to_stop(const struct testbed *tb, const struct scenario *sc,
             ovs_fatal(0, "%s: %s refuses flows: %"PRIu64" upcalls for %"
                       PRIu64" flows, and it holds %"PRIu64" (flow limit? "
                       "see the log above)", sc->name, tb->label, n - first,
-                      min_flows, datapath_n_flows(tb));
+                      max_flows, datapath_n_flows(tb));
         }
         if (now > deadline) {
             ovs_fatal(0, "%s: %s: flows still being set up after %d s "
@@ -408,12 +409,15 @@ callgrind_window_end(const struct scenario *sc OVS_UNUSED,
 
 static void
 measure_forwarding(const struct testbed *tb, const struct scenario *sc,
+                   const struct benchmark_frames *frames,
                    struct measurement *m)
 {
     uint64_t ns0, ns1, tsc0, tsc1, pkts0, pkts1, cpu0, cpu1;
 
     benchmark_generator_start();
-    wait_for_upcalls_to_stop(tb, sc, 300, sc->n_flows ? sc->n_flows : 1);
+    /* A pcap file's packets set up between one megaflow and one each. */
+    wait_for_upcalls_to_stop(tb, sc, 300, sc->n_flows ? sc->n_flows : 1,
+                             flows_needed(sc, frames));
 
     callgrind_window_start();
     pkts0 = benchmark_sink_packets();
@@ -459,7 +463,7 @@ measure_flow_setup(const struct testbed *tb, const struct scenario *sc,
     upcalls0 = benchmark_upcalls();
     start = monotonic_ns();
     benchmark_generator_start();
-    end = wait_for_upcalls_to_stop(tb, sc, 300, frames->n);
+    end = wait_for_upcalls_to_stop(tb, sc, 300, frames->n, frames->n);
 
     m->setup_per_sec = frames->n * 1e9 / (end - start);
     m->upcalls_per_flow = (double) (benchmark_upcalls() - upcalls0)
@@ -480,7 +484,7 @@ run_once(const struct scenario *sc, const struct datapath_variant *dv,
     memset(m, 0, sizeof *m);
     testbed_open(&tb, dv, sc, frames);
     if (sc->kind != FLOW_SETUP) {
-        measure_forwarding(&tb, sc, m);
+        measure_forwarding(&tb, sc, frames, m);
     } else {
         measure_flow_setup(&tb, sc, frames, m);
     }
@@ -529,7 +533,7 @@ run_scenario(const struct scenario *sc, struct result *result)
             ovs_fatal(error, "%s: cannot read packets", pcap_file);
         }
     } else {
-        benchmark_frames_build(&frames, sc->n_flows);
+        benchmark_frames_build(&frames, sc->n_flows, sc->tagged);
     }
 
     /* Alternate the datapaths, so that drift over time (temperature, other
@@ -691,26 +695,29 @@ format_report(struct ds *s, const struct result results[], size_t n)
 }
 
 static const struct scenario all_scenarios[] = {
-    { "one flow (exact-match cache hits)", FORWARDING, 1, 1, 1 },
-    { "1k flows, 1 mask", FORWARDING, 1000, 1, 1 },
-    { "1k flows, 8 masks", FORWARDING, 1000, 8, 1 },
-    { "10k flows, 1 mask", FORWARDING, 10000, 1, 1 },
-    { "10k flows, 8 masks", FORWARDING, 10000, 8, 1 },
-    { "100k flows, 1 mask", FORWARDING, 100000, 1, 1 },
-    { "100k flows, 8 masks", FORWARDING, 100000, 8, 1 },
-    { "1M flows, 1 mask", FORWARDING, 1000000, 1, 1 },
-    { "1M flows, 8 masks", FORWARDING, 1000000, 8, 1 },
-    { "two threads, one megaflow", FORWARDING, 1, 1, 2 },
+    { "one flow (exact-match cache hits)", FORWARDING, 1, 1, 1, false },
+    { "1k flows, 1 mask", FORWARDING, 1000, 1, 1, false },
+    { "1k flows, 8 masks", FORWARDING, 1000, 8, 1, false },
+    { "10k flows, 1 mask", FORWARDING, 10000, 1, 1, false },
+    /* Tagged frames take header keys (header-key.h) too. */
+    { "10k flows, VLAN-tagged", FORWARDING, 10000, 1, 1, true },
+    { "10k flows, 8 masks", FORWARDING, 10000, 8, 1, false },
+    { "100k flows, 1 mask", FORWARDING, 100000, 1, 1, false },
+    { "100k flows, 8 masks", FORWARDING, 100000, 8, 1, false },
+    { "1M flows, 1 mask", FORWARDING, 1000000, 1, 1, false },
+    { "1M flows, 8 masks", FORWARDING, 1000000, 8, 1, false },
+    { "two threads, one megaflow", FORWARDING, 1, 1, 2, false },
     /* Where one shared table should win: stock's threads each hold a copy
      * of every megaflow, so its working set is twice ours. */
-    { "two threads, each all of 1k flows", FORWARDING, 1000, 1, 2 },
-    { "two threads, each all of 10k flows", FORWARDING, 10000, 1, 2 },
-    { "two threads, each all of 100k flows", FORWARDING, 100000, 1, 2 },
-    { "two threads, each all of 1M flows", FORWARDING, 1000000, 1, 2 },
-    { "stats slots, two threads, one megaflow", STATS_MODES, 1, 1, 2 },
-    { "stats slots, two threads, 1k megaflows", STATS_MODES, 1000, 1, 2 },
-    { "flow setup, 100k flows, 1 thread", FLOW_SETUP, 100000, 1, 1 },
-    { "flow setup, 100k flows, 2 threads", FLOW_SETUP, 100000, 1, 2 },
+    { "two threads, each all of 1k flows", FORWARDING, 1000, 1, 2, false },
+    { "two threads, each all of 10k flows", FORWARDING, 10000, 1, 2, false },
+    { "two threads, each all of 100k flows", FORWARDING, 100000, 1, 2, false },
+    { "two threads, each all of 1M flows", FORWARDING, 1000000, 1, 2, false },
+    { "stats slots, two threads, one megaflow", STATS_MODES, 1, 1, 2, false },
+    { "stats slots, two threads, 1k megaflows", STATS_MODES, 1000, 1, 2,
+      false },
+    { "flow setup, 100k flows, 1 thread", FLOW_SETUP, 100000, 1, 1, false },
+    { "flow setup, 100k flows, 2 threads", FLOW_SETUP, 100000, 1, 2, false },
 };
 
 static bool
@@ -838,7 +845,7 @@ int
 main(int argc, char *argv[])
 {
     static const struct scenario pcap_scenario = {
-        "packets of the pcap file", FORWARDING, 0, 1, 1
+        "packets of the pcap file", FORWARDING, 0, 1, 1, false
     };
     struct result results[ARRAY_SIZE(all_scenarios) + 1];
     struct dpif_class *stock;
