@@ -19,7 +19,9 @@
  *
  *   test-header-key mutations
  *       For UDP frames (of 64 and of 42 bytes, the shortest) and TCP frames
- *       with and without options, changes
+ *       with and without options, untagged, and UDP and TCP frames with an
+ *       802.1Q or 802.1ad tag (a tagged UDP frame of 46 bytes among them),
+ *       changes
  *       each byte in turn to several values, and each frame's length, and
  *       checks every result and every pair (original, changed) with
  *       header-key-check.h: equal header keys must mean equal miniflows, as
@@ -29,9 +31,10 @@
  *       one, so that a check that compared nothing would show.
  *
  *   test-header-key shapes
- *       Checks that frames of every other shape (tagged, IPv6, fragments,
- *       IPv4 options, ICMP, short or inconsistent lengths, not Ethernet)
- *       get no header key, and the same frame from two ports two keys. */
+ *       Checks that frames of every other shape (two tags, IPv6 tagged or
+ *       not, fragments, IPv4 options, ICMP, short or inconsistent lengths,
+ *       not Ethernet) get no header key, that a frame and its tagged copy
+ *       get two keys, and the same frame from two ports two keys. */
 
 #include <config.h>
 
@@ -110,9 +113,29 @@ test_tcp(uint8_t *tcp, int words)
     memset(tcp + TCP_HEADER_LEN, 0x01, 4 * words - TCP_HEADER_LEN);
 }
 
+/* Makes 'f' a copy of 'src' named 'name' with a tag of type 'tpid' and
+ * TCI 'tci' between its addresses and its type. */
+static void
+test_frame_tag(struct test_frame *f, const struct test_frame *src,
+               const char *name, uint16_t tpid, uint16_t tci)
+{
+    const uint8_t tag[VLAN_HEADER_LEN] = { tpid >> 8, tpid, tci >> 8, tci };
+
+    ovs_assert(src->len + VLAN_HEADER_LEN <= TEST_FRAME_MAX);
+    *f = *src;
+    f->name = name;
+    memmove(f->bytes + 2 * ETH_ADDR_LEN + VLAN_HEADER_LEN,
+            f->bytes + 2 * ETH_ADDR_LEN, src->len - 2 * ETH_ADDR_LEN);
+    memcpy(f->bytes + 2 * ETH_ADDR_LEN, tag, sizeof tag);
+    f->len += VLAN_HEADER_LEN;
+}
+
+/* Number of frames the mutations start from. */
+#define TEST_N_FRAMES 7
+
 /* The frames the mutations start from. */
 static size_t
-test_frames(struct test_frame frames[4])
+test_frames(struct test_frame frames[TEST_N_FRAMES])
 {
     uint8_t tcp[60];
 
@@ -125,7 +148,13 @@ test_frames(struct test_frame frames[4])
                     6);
     test_frame_ipv4(&frames[3], "udp of 42 bytes", 0, IPPROTO_UDP, test_udp,
                     sizeof test_udp, 0);
-    return 4;
+    test_frame_tag(&frames[4], &frames[0], "802.1q udp", ETH_TYPE_VLAN_8021Q,
+                   0x200a);
+    test_frame_tag(&frames[5], &frames[1], "802.1ad tcp",
+                   ETH_TYPE_VLAN_8021AD, 0x0064);
+    test_frame_tag(&frames[6], &frames[3], "802.1q udp of 46 bytes",
+                   ETH_TYPE_VLAN_8021Q, 0x0fff);
+    return TEST_N_FRAMES;
 }
 
 /* Fails the test with 'error', about 'what' of frame 'f', if it is set. */
@@ -166,7 +195,7 @@ static void
 test_mutations(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 {
     static const uint8_t xors[] = { 0x01, 0x02, 0x10, 0x80, 0xff };
-    struct test_frame frames[4];
+    struct test_frame frames[TEST_N_FRAMES];
     size_t n = test_frames(frames);
 
     for (size_t i = 0; i < n; i++) {
@@ -218,6 +247,22 @@ test_no_key(const struct test_frame *f)
     printf("%s: no header key\n", f->name);
 }
 
+/* Checks that frame 'src', whose IPv4 header starts at 'l3_ofs', cut to
+ * 'len' bytes with its IPv4 total length cut to match, gets no header key,
+ * naming it 'name'. */
+static void
+test_no_key_cut(const struct test_frame *src, const char *name,
+                size_t l3_ofs, size_t len)
+{
+    struct test_frame f = *src;
+
+    f.name = name;
+    f.bytes[l3_ofs + 2] = (len - l3_ofs) >> 8;
+    f.bytes[l3_ofs + 3] = len - l3_ofs;
+    f.len = len;
+    test_no_key(&f);
+}
+
 /* Gets the header key of frame 'f', received on 'in_port' as a packet of
  * type 'packet_type', into 'key' and returns true, or returns false if it
  * has none. */
@@ -261,19 +306,16 @@ test_ports_and_types(const struct test_frame *f)
 static void
 test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 {
-    struct test_frame frames[4], f;
+    struct test_frame frames[TEST_N_FRAMES], f;
     enum header_key_pair pair;
     uint8_t tcp[TCP_HEADER_LEN];
     char *error;
 
     test_frames(frames);
 
-    /* An 802.1Q tag between the addresses and the type. */
-    f = frames[0];
-    f.name = "vlan";
-    memmove(f.bytes + 16, f.bytes + 12, f.len - 12);
-    memcpy(f.bytes + 12, (const uint8_t[4]) { 0x81, 0x00, 0x00, 0x0a }, 4);
-    f.len += 4;
+    /* An 802.1Q tag inside an 802.1ad one: OVS's flow_vlan_limit decides
+     * whether miniflow_extract() parses the inner one. */
+    test_frame_tag(&f, &frames[4], "two tags", ETH_TYPE_VLAN_8021AD, 0x0064);
     test_no_key(&f);
 
     f = frames[0];
@@ -281,6 +323,15 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     f.bytes[12] = 0x86;
     f.bytes[13] = 0xdd;
     test_no_key(&f);
+
+    f = frames[4];
+    f.name = "ipv6 type after a tag";
+    f.bytes[16] = 0x86;
+    f.bytes[17] = 0xdd;
+    test_no_key(&f);
+
+    test_no_key_cut(&frames[4], "tagged udp frame of 45 bytes",
+                    VLAN_ETH_HEADER_LEN, 45);
 
     test_frame_ipv4(&f, "ipv4 options", 1, IPPROTO_UDP, test_udp,
                     sizeof test_udp, 22);
@@ -321,17 +372,8 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     f.bytes[ETH_HEADER_LEN + 3] = IP_HEADER_LEN + TCP_HEADER_LEN - 1;
     test_no_key(&f);
 
-    f = frames[3];
-    f.name = "udp frame of 41 bytes";
-    f.bytes[ETH_HEADER_LEN + 3] = 41 - ETH_HEADER_LEN;
-    f.len = 41;
-    test_no_key(&f);
-
-    f = frames[1];
-    f.name = "tcp frame of 53 bytes";
-    f.bytes[ETH_HEADER_LEN + 3] = 53 - ETH_HEADER_LEN;
-    f.len = 53;
-    test_no_key(&f);
+    test_no_key_cut(&frames[3], "udp frame of 41 bytes", ETH_HEADER_LEN, 41);
+    test_no_key_cut(&frames[1], "tcp frame of 53 bytes", ETH_HEADER_LEN, 53);
 
     pair = header_key_check_pair(frames[0].bytes, frames[0].len,
                                  frames[0].bytes, frames[0].len,
@@ -342,7 +384,17 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     }
     printf("udp: the same header key twice\n");
 
+    pair = header_key_check_pair(frames[0].bytes, frames[0].len,
+                                 frames[4].bytes, frames[4].len,
+                                 u32_to_odp(1), &error);
+    test_check_error(error, &frames[4], "untagged");
+    if (pair != HEADER_KEY_PAIR_DIFFERENT) {
+        test_fail("udp and 802.1q udp: not two header keys (%d)", pair);
+    }
+    printf("udp and 802.1q udp: two header keys\n");
+
     test_ports_and_types(&frames[0]);
+    test_ports_and_types(&frames[4]);
 }
 
 int

@@ -750,9 +750,20 @@ def seeds_header_key(top):
           edits(0, (47, 0x02)) + edits(0, (46, 0x10)))
     write(top, t, "tcp-options", record(2, tcp_opts) + common +
           edits(0, (46, 0x40)))
+    # Tagged: the TPID made 802.1ad, then no tag type (0x0800); the TCI's
+    # CFI bit and VID; the type after the tag; the masked and kept bytes
+    # above, four bytes on; a second tag's worth of length.
+    tagged = (edits(0, (12, 0x09), (13, 0xa8)) + edits(0, (12, 0x89)) +
+              edits(0, (14, 0x10)) + edits(0, (15, 0x01)) +
+              edits(0, (16, 0x8e), (17, 0xdd)) +
+              edits(0, (22, 0x55), (28, 0xaa)) + edits(0, (26, 1)) +
+              edits(0, (41, 0x10)) + edits(4) + edits(-24))
     write(top, t, "vlan", record(1, Ether(**MAC) / Dot1Q(vlan=10) /
                                  IP(src="10.0.0.1", dst="10.0.0.2") /
-                                 UDP()) + edits(0, (12, 0x89)))
+                                 UDP()) + tagged)
+    write(top, t, "vlan-tcp", record(1, Ether(**MAC) / Dot1Q(vlan=20) /
+                                     tcp4(1, 10)) + tagged +
+          edits(0, (51, 0x02)))
     write(top, t, "ipv6", record(1, Ether(**MAC) / IPv6() / UDP()) +
           edits(0, (12, 0x8e), (13, 0xdd)))
     write(top, t, "fragment", record(1, fragment(
