@@ -376,8 +376,9 @@ wait_for_upcalls_to_stop(const struct testbed *tb, const struct scenario *sc,
 
 /* Under callgrind (valgrind --tool=callgrind), the forwarding window of
  * each run is what it counts: the counts are zeroed as the window starts
- * and dumped, with the scenario's and datapath's names, as it ends, and the
- * packets forwarded meanwhile are printed, so that instructions (and, with
+ * and dumped as it ends, named after the scenario, the datapath and the
+ * packets forwarded meanwhile (which are printed too), so that
+ * instructions (and, with
  * --cache-sim=yes, simulated cache misses) per packet can be read off
  * without the flow setup before.  Threads run one at a time under
  * valgrind, so the window's packets are what its counts cost.  Does
@@ -397,11 +398,11 @@ callgrind_window_end(const struct scenario *sc OVS_UNUSED,
 {
 #ifdef HAVE_VALGRIND_VALGRIND_H
     if (RUNNING_ON_VALGRIND) {
-        char *name = xasprintf("%s: %s", sc->name, tb->label);
+        char *name = xasprintf("%s: %s: %"PRIu64" packets", sc->name,
+                               tb->label, packets);
 
         CALLGRIND_DUMP_STATS_AT(name);
-        fprintf(stderr, "callgrind window: %s: %"PRIu64" packets\n", name,
-                packets);
+        fprintf(stderr, "callgrind window: %s\n", name);
         free(name);
     }
 #endif
