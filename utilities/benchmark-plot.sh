@@ -39,7 +39,7 @@ function count(text) {
 }
 NF >= 5 && $2 !~ /scenario|---/ {
     name = $2; gsub(/^ +| +$/, "", name)
-    if (name ~ /8 masks|tagged|flow setup|stats slots|pcap/) next
+    if (name ~ /8 masks|tagged|IPv6|flow setup|stats slots|pcap/) next
     threads = name ~ /^two threads/ ? 2 : 1
     n = count(name)
     if (!n) next

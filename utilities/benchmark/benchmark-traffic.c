@@ -35,9 +35,11 @@
 #include "util.h"
 
 /* The generated frames: Ethernet, IPv4, UDP, padded to 60 bytes (64 on the
- * wire with the FCS), or with an 802.1Q tag, 64 bytes. */
+ * wire with the FCS), or with an 802.1Q tag, 64 bytes; or Ethernet, IPv6,
+ * UDP, 62 bytes (66 on the wire), the shortest such frame. */
 #define FRAME_LEN 60
 #define TAGGED_FRAME_LEN (FRAME_LEN + VLAN_HEADER_LEN)
+#define IPV6_FRAME_LEN (ETH_HEADER_LEN + IPV6_HEADER_LEN + UDP_HEADER_LEN)
 
 /* The VLAN of tagged frames. */
 #define FRAME_VID 10
@@ -49,30 +51,43 @@ static odp_port_t upcall_out_port;
 static int upcall_n_masks = 1;
 static atomic_ullong n_upcalls = 0;
 
-/* Builds the frame of flow 'flow_index' into 'frame', 'len' bytes long,
- * with an 802.1Q tag if 'tagged'. */
-static void
-frame_build(uint8_t *frame, size_t len, uint32_t flow_index, bool tagged)
+/* Returns the length of a generated frame of 'shape'. */
+static size_t
+frame_len(enum benchmark_frame_shape shape)
+{
+    return (shape == BENCHMARK_IPV4 ? FRAME_LEN
+            : shape == BENCHMARK_IPV4_TAGGED ? TAGGED_FRAME_LEN
+            : IPV6_FRAME_LEN);
+}
+
+/* Builds the Ethernet header of a frame of 'shape' into 'frame' and returns
+ * its length. */
+static size_t
+frame_build_eth(uint8_t *frame, enum benchmark_frame_shape shape)
 {
     struct eth_header *eth = (struct eth_header *) frame;
-    size_t l2_len = tagged ? VLAN_ETH_HEADER_LEN : ETH_HEADER_LEN;
-    struct ip_header *ip = (struct ip_header *) (frame + l2_len);
-    struct udp_header *udp = (struct udp_header *) (ip + 1);
-    size_t ip_len = len - l2_len;
 
-    memset(frame, 0, len);
     eth->eth_dst = (struct eth_addr) ETH_ADDR_C(02, 00, 00, 00, 00, 02);
     eth->eth_src = (struct eth_addr) ETH_ADDR_C(02, 00, 00, 00, 00, 01);
-    if (tagged) {
+    if (shape == BENCHMARK_IPV4_TAGGED) {
         struct vlan_eth_header *veth = (struct vlan_eth_header *) frame;
 
         veth->veth_type = htons(ETH_TYPE_VLAN_8021Q);
         veth->veth_tci = htons(FRAME_VID);
         veth->veth_next_type = htons(ETH_TYPE_IP);
-    } else {
-        eth->eth_type = htons(ETH_TYPE_IP);
+        return VLAN_ETH_HEADER_LEN;
     }
+    eth->eth_type = htons(shape == BENCHMARK_IPV6 ? ETH_TYPE_IPV6
+                          : ETH_TYPE_IP);
+    return ETH_HEADER_LEN;
+}
 
+/* Builds an IPv4 header from 192.168.0.1 to 10.0.0.0 + 'flow_index' into
+ * 'ip', for an IPv4 packet of 'ip_len' bytes of UDP, and returns its
+ * length. */
+static size_t
+frame_build_ipv4(struct ip_header *ip, size_t ip_len, uint32_t flow_index)
+{
     ip->ip_ihl_ver = IP_IHL_VER(5, IP_VERSION);
     ip->ip_tot_len = htons(ip_len);
     ip->ip_ttl = 64;
@@ -80,17 +95,57 @@ frame_build(uint8_t *frame, size_t len, uint32_t flow_index, bool tagged)
     put_16aligned_be32(&ip->ip_src, htonl(0xc0a80001));       /* 192.168.0.1 */
     put_16aligned_be32(&ip->ip_dst, htonl(0x0a000000 + flow_index));
     ip->ip_csum = csum(ip, IP_HEADER_LEN);
+    return IP_HEADER_LEN;
+}
 
+/* Builds an IPv6 header from fd00::1 to fd00::1:0:0 + 'flow_index' into
+ * 'ip6', for an IPv6 packet of 'ip_len' bytes of UDP, and returns its
+ * length. */
+static size_t
+frame_build_ipv6(struct ovs_16aligned_ip6_hdr *ip6, size_t ip_len,
+                 uint32_t flow_index)
+{
+    struct in6_addr src = { .s6_addr = { 0xfd, [15] = 1 } };
+    struct in6_addr dst = { .s6_addr = { 0xfd, [11] = 1 } };
+    ovs_be32 index = htonl(flow_index);
+
+    memcpy(&dst.s6_addr[12], &index, sizeof index);
+    put_16aligned_be32(&ip6->ip6_flow, htonl(6 << 28));
+    ip6->ip6_plen = htons(ip_len - IPV6_HEADER_LEN);
+    ip6->ip6_nxt = IPPROTO_UDP;
+    ip6->ip6_hlim = 64;
+    memcpy(&ip6->ip6_src, &src, sizeof src);
+    memcpy(&ip6->ip6_dst, &dst, sizeof dst);
+    return IPV6_HEADER_LEN;
+}
+
+/* Builds the frame of flow 'flow_index' into 'frame', 'len' bytes long, of
+ * 'shape'. */
+static void
+frame_build(uint8_t *frame, size_t len, uint32_t flow_index,
+            enum benchmark_frame_shape shape)
+{
+    size_t l2_len, l3_len;
+    struct udp_header *udp;
+
+    memset(frame, 0, len);
+    l2_len = frame_build_eth(frame, shape);
+    l3_len = (shape == BENCHMARK_IPV6
+              ? frame_build_ipv6((void *) (frame + l2_len), len - l2_len,
+                                 flow_index)
+              : frame_build_ipv4((void *) (frame + l2_len), len - l2_len,
+                                 flow_index));
+    udp = (struct udp_header *) (frame + l2_len + l3_len);
     udp->udp_src = htons(1024);
     udp->udp_dst = htons(4789 + 1);
-    udp->udp_len = htons(ip_len - IP_HEADER_LEN);
+    udp->udp_len = htons(len - l2_len - l3_len);
 }
 
 void
 benchmark_frames_build(struct benchmark_frames *frames, size_t n_flows,
-                       bool tagged)
+                       enum benchmark_frame_shape shape)
 {
-    size_t len = tagged ? TAGGED_FRAME_LEN : FRAME_LEN;
+    size_t len = frame_len(shape);
     uint32_t *order = xmalloc(n_flows * sizeof *order);
 
     /* A Fisher-Yates shuffle with a fixed seed: the same order every run. */
@@ -111,7 +166,7 @@ benchmark_frames_build(struct benchmark_frames *frames, size_t n_flows,
     frames->data = xmalloc(n_flows * len);
     frames->lens = xmalloc(n_flows * sizeof *frames->lens);
     for (size_t i = 0; i < n_flows; i++) {
-        frame_build(frames->data + i * len, len, order[i], tagged);
+        frame_build(frames->data + i * len, len, order[i], shape);
         frames->lens[i] = len;
     }
     free(order);
@@ -176,14 +231,17 @@ benchmark_upcall_configure(odp_port_t out_port, int n_masks)
 
 /* Un-wildcards what every megaflow matches, as ofproto would: the input
  * port, the recirculation id, the VLAN tag (of a tagged frame), the
- * Ethernet type and the destination address.  With 8 masks, the low three
- * bits of the address choose which of the source address, the protocol
- * with the source port, and the protocol with the destination port are
- * matched too. */
+ * Ethernet type and the destination address (IPv4 or IPv6).  With 8 masks,
+ * the low three bits of the address choose which of the source address,
+ * the protocol with the source port, and the protocol with the destination
+ * port are matched too. */
 static void
 megaflow_mask_build(const struct flow *flow, struct flow_wildcards *wc)
 {
-    int choice = upcall_n_masks > 1 ? ntohl(flow->nw_dst) & 7 : 0;
+    bool ipv6 = flow->dl_type == htons(ETH_TYPE_IPV6);
+    uint8_t dst_low = (ipv6 ? flow->ipv6_dst.s6_addr[15]
+                       : ntohl(flow->nw_dst) & 0xff);
+    int choice = upcall_n_masks > 1 ? dst_low & 7 : 0;
 
     wc->masks.in_port.odp_port = u32_to_odp(UINT32_MAX);
     wc->masks.recirc_id = UINT32_MAX;
@@ -191,9 +249,17 @@ megaflow_mask_build(const struct flow *flow, struct flow_wildcards *wc)
     if (flow->vlans[0].tci & htons(VLAN_CFI)) {
         wc->masks.vlans[0].tci = OVS_BE16_MAX;
     }
-    wc->masks.nw_dst = OVS_BE32_MAX;
+    if (ipv6) {
+        wc->masks.ipv6_dst = in6addr_exact;
+    } else {
+        wc->masks.nw_dst = OVS_BE32_MAX;
+    }
     if (choice & 1) {
-        wc->masks.nw_src = OVS_BE32_MAX;
+        if (ipv6) {
+            wc->masks.ipv6_src = in6addr_exact;
+        } else {
+            wc->masks.nw_src = OVS_BE32_MAX;
+        }
     }
     if (choice & 2) {
         wc->masks.nw_proto = UINT8_MAX;

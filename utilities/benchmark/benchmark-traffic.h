@@ -20,7 +20,7 @@
 /* What the benchmark sends and how its flows are set up.
  *
  * Flow i is a 64-byte UDP/IPv4 frame to 10.0.0.0 + i, untagged or in
- * VLAN 10.  The upcall callback
+ * VLAN 10, or a 66-byte UDP/IPv6 frame to fd00::i.  The upcall callback
  * plays the part of ofproto: it answers every miss with "output to the
  * sink" and a megaflow mask that matches the destination address exactly,
  * plus, over 8 masks, a choice of other fields picked by the address's low
@@ -35,12 +35,18 @@
 
 struct benchmark_frames;
 
-/* Fills 'frames' with 'n_flows' frames, one per flow, with an 802.1Q tag if
- * 'tagged', in an order shuffled with a fixed seed, so that consecutive
- * packets do not walk memory in address order.  benchmark_frames_destroy()
- * frees them. */
+/* What the generated frames carry. */
+enum benchmark_frame_shape {
+    BENCHMARK_IPV4,             /* UDP/IPv4. */
+    BENCHMARK_IPV4_TAGGED,      /* UDP/IPv4 with an 802.1Q tag. */
+    BENCHMARK_IPV6,             /* UDP/IPv6. */
+};
+
+/* Fills 'frames' with 'n_flows' frames of 'shape', one per flow, in an
+ * order shuffled with a fixed seed, so that consecutive packets do not walk
+ * memory in address order.  benchmark_frames_destroy() frees them. */
 void benchmark_frames_build(struct benchmark_frames *frames, size_t n_flows,
-                            bool tagged);
+                            enum benchmark_frame_shape shape);
 
 /* Builds a pcap file's packets into 'frames' instead: every packet is
  * padded or cut to the longest one's length.  Returns 0 or an errno. */

@@ -110,7 +110,7 @@ struct scenario {
     size_t n_flows;             /* 0 for the pcap file's packets. */
     int n_masks;
     int n_threads;
-    bool tagged;                /* Frames with an 802.1Q tag. */
+    enum benchmark_frame_shape shape; /* What the frames carry. */
 };
 
 /* What one run of one scenario on one datapath measured. */
@@ -534,7 +534,7 @@ run_scenario(const struct scenario *sc, struct result *result)
             ovs_fatal(error, "%s: cannot read packets", pcap_file);
         }
     } else {
-        benchmark_frames_build(&frames, sc->n_flows, sc->tagged);
+        benchmark_frames_build(&frames, sc->n_flows, sc->shape);
     }
 
     /* Alternate the datapaths, so that drift over time (temperature, other
@@ -644,7 +644,7 @@ format_report(struct ds *s, const struct result results[], size_t n)
 
     if (has_kind(results, n, FORWARDING)) {
         ds_put_cstr(s, "Forwarding, once every flow is installed (64-byte "
-                    "UDP frames; cycles are TSC cycles of all PMD threads "
+                    "UDP frames, 66 bytes for IPv6; cycles are TSC cycles of all PMD threads "
                     "per packet; CPU ns are the CPU time the process used "
                     "per packet, which time taken by other processes does "
                     "not inflate, and their ratio is stock's over ours):"
@@ -696,29 +696,40 @@ format_report(struct ds *s, const struct result results[], size_t n)
 }
 
 static const struct scenario all_scenarios[] = {
-    { "one flow (exact-match cache hits)", FORWARDING, 1, 1, 1, false },
-    { "1k flows, 1 mask", FORWARDING, 1000, 1, 1, false },
-    { "1k flows, 8 masks", FORWARDING, 1000, 8, 1, false },
-    { "10k flows, 1 mask", FORWARDING, 10000, 1, 1, false },
+    { "one flow (exact-match cache hits)", FORWARDING, 1, 1, 1,
+      BENCHMARK_IPV4 },
+    { "1k flows, 1 mask", FORWARDING, 1000, 1, 1, BENCHMARK_IPV4 },
+    { "1k flows, 8 masks", FORWARDING, 1000, 8, 1, BENCHMARK_IPV4 },
+    { "10k flows, 1 mask", FORWARDING, 10000, 1, 1, BENCHMARK_IPV4 },
     /* Tagged frames take header keys (header-key.h) too. */
-    { "10k flows, VLAN-tagged", FORWARDING, 10000, 1, 1, true },
-    { "10k flows, 8 masks", FORWARDING, 10000, 8, 1, false },
-    { "100k flows, 1 mask", FORWARDING, 100000, 1, 1, false },
-    { "100k flows, 8 masks", FORWARDING, 100000, 8, 1, false },
-    { "1M flows, 1 mask", FORWARDING, 1000000, 1, 1, false },
-    { "1M flows, 8 masks", FORWARDING, 1000000, 8, 1, false },
-    { "two threads, one megaflow", FORWARDING, 1, 1, 2, false },
+    { "10k flows, VLAN-tagged", FORWARDING, 10000, 1, 1,
+      BENCHMARK_IPV4_TAGGED },
+    /* IPv6 frames. */
+    { "10k flows, IPv6", FORWARDING, 10000, 1, 1, BENCHMARK_IPV6 },
+    { "10k flows, 8 masks", FORWARDING, 10000, 8, 1, BENCHMARK_IPV4 },
+    { "100k flows, 1 mask", FORWARDING, 100000, 1, 1, BENCHMARK_IPV4 },
+    { "100k flows, 8 masks", FORWARDING, 100000, 8, 1, BENCHMARK_IPV4 },
+    { "1M flows, 1 mask", FORWARDING, 1000000, 1, 1, BENCHMARK_IPV4 },
+    { "1M flows, 8 masks", FORWARDING, 1000000, 8, 1, BENCHMARK_IPV4 },
+    { "two threads, one megaflow", FORWARDING, 1, 1, 2, BENCHMARK_IPV4 },
     /* Where one shared table should win: stock's threads each hold a copy
      * of every megaflow, so its working set is twice ours. */
-    { "two threads, each all of 1k flows", FORWARDING, 1000, 1, 2, false },
-    { "two threads, each all of 10k flows", FORWARDING, 10000, 1, 2, false },
-    { "two threads, each all of 100k flows", FORWARDING, 100000, 1, 2, false },
-    { "two threads, each all of 1M flows", FORWARDING, 1000000, 1, 2, false },
-    { "stats slots, two threads, one megaflow", STATS_MODES, 1, 1, 2, false },
+    { "two threads, each all of 1k flows", FORWARDING, 1000, 1, 2,
+      BENCHMARK_IPV4 },
+    { "two threads, each all of 10k flows", FORWARDING, 10000, 1, 2,
+      BENCHMARK_IPV4 },
+    { "two threads, each all of 100k flows", FORWARDING, 100000, 1, 2,
+      BENCHMARK_IPV4 },
+    { "two threads, each all of 1M flows", FORWARDING, 1000000, 1, 2,
+      BENCHMARK_IPV4 },
+    { "stats slots, two threads, one megaflow", STATS_MODES, 1, 1, 2,
+      BENCHMARK_IPV4 },
     { "stats slots, two threads, 1k megaflows", STATS_MODES, 1000, 1, 2,
-      false },
-    { "flow setup, 100k flows, 1 thread", FLOW_SETUP, 100000, 1, 1, false },
-    { "flow setup, 100k flows, 2 threads", FLOW_SETUP, 100000, 1, 2, false },
+      BENCHMARK_IPV4 },
+    { "flow setup, 100k flows, 1 thread", FLOW_SETUP, 100000, 1, 1,
+      BENCHMARK_IPV4 },
+    { "flow setup, 100k flows, 2 threads", FLOW_SETUP, 100000, 1, 2,
+      BENCHMARK_IPV4 },
 };
 
 static bool
@@ -846,7 +857,7 @@ int
 main(int argc, char *argv[])
 {
     static const struct scenario pcap_scenario = {
-        "packets of the pcap file", FORWARDING, 0, 1, 1, false
+        "packets of the pcap file", FORWARDING, 0, 1, 1, BENCHMARK_IPV4
     };
     struct result results[ARRAY_SIZE(all_scenarios) + 1];
     struct dpif_class *stock;
