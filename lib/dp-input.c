@@ -327,7 +327,8 @@ input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
                 if (wide) {
                     if (ib->header_keys[n].hash != last_hash || !wide_map) {
                         last_hash = ib->header_keys[n].hash;
-                        flow_cache_prefetch_header(t->cache, last_hash);
+                        flow_cache_prefetch_header(t->cache,
+                                                   &ib->header_keys[n]);
                     }
                     wide_map |= 1UL << n;
                     n++;

@@ -17,6 +17,8 @@
 #include <config.h>
 #include "flow-cache.h"
 
+#include <string.h>
+
 #include "flow-table.h"
 #include "packet-key.h"
 #include "util.h"
@@ -50,13 +52,47 @@ flow_cache_header_entry_clear(struct flow_cache_header_entry *e)
     e->flow = NULL;
 }
 
+/* Empties the entries at position 'i' of each of the tables of 'cache' that
+ * hold a megaflow for which 'drop' returns true. */
+static void
+flow_cache_clear_position(struct flow_cache *cache, size_t i,
+                          bool (*drop)(const struct megaflow *))
+{
+    struct flow_cache_header_entry *ipv4 = &cache->ipv4_entries[i].header;
+    struct flow_cache_header_entry *ipv6 = &cache->ipv6_entries[i].header;
+    struct flow_cache_entry *e = &cache->entries[i];
+
+    if (ipv4->flow && drop(ipv4->flow)) {
+        flow_cache_header_entry_clear(ipv4);
+    }
+    if (ipv6->flow && drop(ipv6->flow)) {
+        flow_cache_header_entry_clear(ipv6);
+    }
+    if (e->flow && drop(e->flow)) {
+        flow_cache_entry_clear(e);
+    }
+}
+
+/* For flow_cache_clear_position(): every megaflow. */
+static bool
+flow_cache_drop_any(const struct megaflow *flow OVS_UNUSED)
+{
+    return true;
+}
+
+/* For flow_cache_clear_position(): removed megaflows. */
+static bool
+flow_cache_drop_dead(const struct megaflow *flow)
+{
+    return megaflow_is_dead(flow);
+}
+
 /* Drops every entry of 'cache' and the references they hold. */
 void
 flow_cache_flush(struct flow_cache *cache)
 {
     for (size_t i = 0; i < FLOW_CACHE_ENTRIES; i++) {
-        flow_cache_entry_clear(&cache->entries[i]);
-        flow_cache_header_entry_clear(&cache->header_entries[i]);
+        flow_cache_clear_position(cache, i, flow_cache_drop_any);
     }
 }
 
@@ -114,24 +150,30 @@ flow_cache_insert(struct flow_cache *cache, const struct packet_key *key,
     }
 }
 
-/* Caches 'flow' for the header key 'key'. */
+/* Caches 'flow' for the header key 'key', in the table its 'n_words'
+ * says. */
 void
 flow_cache_insert_header(struct flow_cache *cache,
                          const struct header_key *key, struct megaflow *flow)
 {
     struct flow_cache_header_entry *e[2] = {
-        flow_cache_header_candidate(cache, key->hash, 0),
-        flow_cache_header_candidate(cache, key->hash, 1),
+        flow_cache_header_candidate(cache, key, 0),
+        flow_cache_header_candidate(cache, key, 1),
     };
     struct megaflow *const flows[2] = { e[0]->flow, e[1]->flow };
-    const uint32_t hashes[2] = { e[0]->key.hash, e[1]->key.hash };
+    const uint32_t hashes[2] = { e[0]->hash, e[1]->hash };
     struct flow_cache_header_entry *victim
         = e[flow_cache_victim(flows, hashes)];
 
+    ovs_assert(key->n_words == HEADER_KEY_IPV4_WORDS
+               || key->n_words == HEADER_KEY_IPV6_WORDS);
     if (flow_cache_ref(flow)) {
         flow_cache_header_entry_clear(victim);
         victim->flow = flow;
-        victim->key = *key;
+        victim->hash = key->hash;
+        victim->in_port = key->in_port;
+        memcpy(CONST_CAST(uint64_t *, flow_cache_header_entry_words(victim)),
+               key->words, key->n_words * sizeof key->words[0]);
     }
 }
 
@@ -143,7 +185,7 @@ flow_cache_insert_header(struct flow_cache *cache,
  * 'n_removed' leaves no megaflow of those removals in the cache: it sees
  * each of them dead, and flow_cache_insert() takes no dead megaflow.  So
  * until the count moves, there is nothing to sweep, and this returns at
- * once: an idle forwarding thread's round does not walk the cache's 5 MB,
+ * once: an idle forwarding thread's round does not walk the cache's 7 MB,
  * 8 cold entries at a time, for nothing. */
 void
 flow_cache_sweep(struct flow_cache *cache, uint64_t n_removed)
@@ -155,16 +197,8 @@ flow_cache_sweep(struct flow_cache *cache, uint64_t n_removed)
         cache->pass_removed = n_removed;
     }
     for (int i = 0; i < FLOW_CACHE_SWEEP_BATCH; i++) {
-        struct flow_cache_header_entry *h
-            = &cache->header_entries[cache->sweep_pos];
-        struct flow_cache_entry *e = &cache->entries[cache->sweep_pos];
-
-        if (h->flow && megaflow_is_dead(h->flow)) {
-            flow_cache_header_entry_clear(h);
-        }
-        if (e->flow && megaflow_is_dead(e->flow)) {
-            flow_cache_entry_clear(e);
-        }
+        flow_cache_clear_position(cache, cache->sweep_pos,
+                                  flow_cache_drop_dead);
         cache->sweep_pos = (cache->sweep_pos + 1) & FLOW_CACHE_MASK;
     }
     if (!cache->sweep_pos) {

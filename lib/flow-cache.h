@@ -20,12 +20,14 @@
 /* A forwarding thread's exact-match cache (EMC) in front of the shared
  * megaflow table.
  *
- * It has two tables.  A packet of the commonest shape (header-key.h),
- * straight from a port, is looked up by its header key, 64 bytes an entry:
- * the 48 bytes of headers it is compared on, the megaflow, the hash and
- * port.  Any other packet (tunnelled, recirculated, tagged, IPv6, ...) is
- * looked up by its miniflow, as in dpif-netdev, at about 700 bytes an
- * entry, once its miniflow is extracted.
+ * It has three tables.  A packet of the commonest shapes (header-key.h),
+ * straight from a port, is looked up by its header key: an IPv4 one in a
+ * table of 64 bytes an entry (the 48 bytes of headers it is compared on,
+ * the megaflow, the hash and port), an IPv6 one in a table of 128 bytes an
+ * entry (64 bytes of headers).  Any other packet (tunnelled, recirculated,
+ * with IPv6 extension headers, ...) is looked up by its miniflow, as in
+ * dpif-netdev, at about 700 bytes an entry, once its miniflow is
+ * extracted.
  *
  * Each thread owns one cache, and only that thread reads or writes it, so it
  * needs no lock.  An entry maps a packet's full key to a megaflow and holds a
@@ -54,16 +56,38 @@ struct flow_cache_entry {
     struct packet_key key;      /* Key of the packet that installed it. */
 };
 
-/* One 64-byte line: what a packet of header-key.h's shape is compared on, and the
- * megaflow it hit. */
+/* The part of a header key's entry that comes before the key's words, and
+ * that the code common to both header tables works on.  The words follow
+ * it (flow_cache_header_entry_words()). */
 struct flow_cache_header_entry {
-    struct header_key key;      /* Key of the packet that installed it. */
     struct megaflow *flow;      /* Referenced megaflow, or NULL if empty. */
+    uint32_t hash;              /* Header key of the packet that installed */
+    uint32_t in_port;           /* it: its hash, port and (below) words. */
 };
-BUILD_ASSERT_DECL(sizeof(struct flow_cache_header_entry) == 64);
+
+/* One 64-byte line: what an IPv4 packet of header-key.h's shapes is
+ * compared on, and the megaflow it hit. */
+struct flow_cache_ipv4_entry {
+    struct flow_cache_header_entry header;
+    uint64_t words[HEADER_KEY_IPV4_WORDS];
+};
+BUILD_ASSERT_DECL(sizeof(struct flow_cache_ipv4_entry) == 64);
+
+/* Two 64-byte lines: the same for an IPv6 packet. */
+struct flow_cache_ipv6_entry {
+    struct flow_cache_header_entry header;
+    uint64_t words[HEADER_KEY_IPV6_WORDS];
+    uint8_t pad[48];            /* To two whole lines. */
+};
+BUILD_ASSERT_DECL(sizeof(struct flow_cache_ipv6_entry) == 128);
+BUILD_ASSERT_DECL(offsetof(struct flow_cache_ipv4_entry, words)
+                  == sizeof(struct flow_cache_header_entry));
+BUILD_ASSERT_DECL(offsetof(struct flow_cache_ipv6_entry, words)
+                  == sizeof(struct flow_cache_header_entry));
 
 struct flow_cache {
-    struct flow_cache_header_entry header_entries[FLOW_CACHE_ENTRIES];
+    struct flow_cache_ipv4_entry ipv4_entries[FLOW_CACHE_ENTRIES];
+    struct flow_cache_ipv6_entry ipv6_entries[FLOW_CACHE_ENTRIES];
     struct flow_cache_entry entries[FLOW_CACHE_ENTRIES];
     size_t sweep_pos;           /* Next entry flow_cache_sweep() checks. */
     uint64_t pass_removed;      /* The table's flow_table_n_removed() when
@@ -102,21 +126,86 @@ flow_cache_lookup(struct flow_cache *cache, const struct packet_key *key)
     return NULL;
 }
 
-/* Returns header candidate position 'i' (0 or 1) of 'hash' in 'cache'. */
-static inline struct flow_cache_header_entry *
-flow_cache_header_candidate(struct flow_cache *cache, uint32_t hash, int i)
+/* Returns the key words that follow header entry 'e'. */
+static inline const uint64_t *
+flow_cache_header_entry_words(const struct flow_cache_header_entry *e)
 {
-    return &cache->header_entries[(hash >> (i * FLOW_CACHE_SHIFT))
-                                  & FLOW_CACHE_MASK];
+    return (const uint64_t *) (e + 1);
 }
 
-/* Prefetches the two lines where a header key with 'hash' may be cached,
- * for a flow_cache_find_header() a little later. */
-static inline void
-flow_cache_prefetch_header(struct flow_cache *cache, uint32_t hash)
+/* Returns candidate position 'i' (0 or 1) of 'hash' in the table of
+ * 'cache' for header keys of 'n_words'.  Inlined with 'n_words' a
+ * constant. */
+static inline ALWAYS_INLINE struct flow_cache_header_entry *
+flow_cache_header_candidate__(struct flow_cache *cache, uint32_t hash, int i,
+                              const uint32_t n_words)
 {
-    OVS_PREFETCH(flow_cache_header_candidate(cache, hash, 0));
-    OVS_PREFETCH(flow_cache_header_candidate(cache, hash, 1));
+    size_t index = (hash >> (i * FLOW_CACHE_SHIFT)) & FLOW_CACHE_MASK;
+
+    return (n_words == HEADER_KEY_IPV4_WORDS
+            ? &cache->ipv4_entries[index].header
+            : &cache->ipv6_entries[index].header);
+}
+
+/* Returns candidate position 'i' (0 or 1) of header key 'key' in 'cache',
+ * in the table its 'n_words' says. */
+static inline struct flow_cache_header_entry *
+flow_cache_header_candidate(struct flow_cache *cache,
+                            const struct header_key *key, int i)
+{
+    return flow_cache_header_candidate__(cache, key->hash, i, key->n_words);
+}
+
+/* Prefetches the lines where header key 'key' may be cached, for a
+ * flow_cache_find_header() a little later. */
+static inline void
+flow_cache_prefetch_header(struct flow_cache *cache,
+                           const struct header_key *key)
+{
+    for (int i = 0; i < 2; i++) {
+        const struct flow_cache_header_entry *e
+            = flow_cache_header_candidate(cache, key, i);
+
+        OVS_PREFETCH(e);
+        if (key->n_words > HEADER_KEY_IPV4_WORDS) {
+            /* The key's last word, in the entry's second line. */
+            OVS_PREFETCH(flow_cache_header_entry_words(e) + key->n_words - 1);
+        }
+    }
+}
+
+/* Returns true if header entry 'e', of a table of 'n_words' keys, holds
+ * the header key 'key'.  Inlined with 'n_words' a constant. */
+static inline ALWAYS_INLINE bool
+flow_cache_header_entry_matches(const struct flow_cache_header_entry *e,
+                                const struct header_key *key,
+                                const uint32_t n_words)
+{
+    const uint64_t *words = flow_cache_header_entry_words(e);
+    uint64_t diff = ((uint64_t) e->hash ^ key->hash)
+                    | ((uint64_t) e->in_port ^ key->in_port);
+
+    for (int i = 0; i < n_words; i++) {
+        diff |= words[i] ^ key->words[i];
+    }
+    return !diff;
+}
+
+/* flow_cache_find_header() for a key of 'n_words', a constant. */
+static inline ALWAYS_INLINE struct flow_cache_header_entry *
+flow_cache_find_header__(struct flow_cache *cache,
+                         const struct header_key *key,
+                         const uint32_t n_words)
+{
+    for (int i = 0; i < 2; i++) {
+        struct flow_cache_header_entry *e
+            = flow_cache_header_candidate__(cache, key->hash, i, n_words);
+
+        if (flow_cache_header_entry_matches(e, key, n_words) && e->flow) {
+            return e;
+        }
+    }
+    return NULL;
 }
 
 /* Returns the entry of 'cache' that holds the header key 'key' and a
@@ -125,15 +214,9 @@ flow_cache_prefetch_header(struct flow_cache *cache, uint32_t hash)
 static inline struct flow_cache_header_entry *
 flow_cache_find_header(struct flow_cache *cache, const struct header_key *key)
 {
-    for (int i = 0; i < 2; i++) {
-        struct flow_cache_header_entry *e
-            = flow_cache_header_candidate(cache, key->hash, i);
-
-        if (header_key_equal(&e->key, key) && e->flow) {
-            return e;
-        }
-    }
-    return NULL;
+    return (OVS_LIKELY(key->n_words == HEADER_KEY_IPV4_WORDS)
+            ? flow_cache_find_header__(cache, key, HEADER_KEY_IPV4_WORDS)
+            : flow_cache_find_header__(cache, key, HEADER_KEY_IPV6_WORDS));
 }
 
 /* Returns the megaflow of 'e', an entry flow_cache_find_header() found, or

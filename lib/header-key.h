@@ -17,27 +17,36 @@
 #ifndef HEADER_KEY_H
 #define HEADER_KEY_H 1
 
-/* The header key of a received packet of the commonest shape: an Ethernet
- * frame, untagged or with one 802.1Q or 802.1ad tag, carrying IPv4 without
- * options, not a fragment, with a UDP or TCP header, just received on a
- * port (its metadata as pkt_metadata_init() leaves it).  It is the port and
- * the frame's first 48 bytes, with the bytes no flow field depends on
- * masked out; a tagged frame's bytes are taken as if the tag were cut out,
- * and the tag goes into four of the masked bytes instead (HEADER_KEY_TAG).
+/* The header key of a received packet of one of the commonest shapes: an
+ * Ethernet frame, just received on a port (its metadata as
+ * pkt_metadata_init() leaves it), carrying a UDP or TCP header right after
+ * either
+ *
+ *   - IPv4 without options, not a fragment, the frame untagged or with one
+ *     802.1Q or 802.1ad tag: the key is the port and the frame's first 48
+ *     bytes, with the bytes no flow field depends on masked out; a tagged
+ *     frame's bytes are taken as if the tag were cut out, and the tag goes
+ *     into four of the masked bytes instead (HEADER_KEY_TAG); or
+ *
+ *   - IPv6 with no extension header, the frame untagged: the key is the port
+ *     and 64 bytes, the frame's first 56 and then its ports and TCP flags,
+ *     with the payload length masked out (header_key_fill_ipv6()).
  *
  * For such a packet, what miniflow_extract() computes depends on nothing
  * else: the metadata it reads is the input port and zeros, and every byte
- * it reads is among those kept, except the IPv4 total length and the TCP
- * header length, which only decide whether the packet has this shape (and
- * the Ethernet padding), and which header_key_extract() checks packet by
- * packet.  (It parses one tag whatever other_config:vlan-limit says, since
- * OVS's flow_limit_vlans() never sets a limit below one, and stops there,
- * since the type after the tag is IPv4.)  So two packets of this shape with
- * equal header keys have equal miniflows, hit the same megaflow, and the
- * exact-match cache can compare these 48 bytes where it would otherwise
- * extract the miniflow and compare it (tests/test-header-key.c and
+ * it reads is among those kept, except the IPv4 total length, the IPv6
+ * payload length and the TCP header length, which only decide whether the
+ * packet has this shape (and the Ethernet padding), and which
+ * header_key_extract() checks packet by packet.  (It parses one tag
+ * whatever other_config:vlan-limit says, since OVS's flow_limit_vlans()
+ * never sets a limit below one, and stops there, since the type after the
+ * tag is IPv4.)  So two packets of this shape with equal header keys have
+ * equal miniflows, hit the same megaflow, and the exact-match cache can
+ * compare these 48 or 64 bytes where it would otherwise extract the
+ * miniflow and compare it (tests/test-header-key.c and
  * tests/fuzz/fuzz-header-key.c check that claim against miniflow_extract()
- * itself).
+ * itself).  An IPv4 key is 6 words and an IPv6 key 8 ('n_words'), and the
+ * cache keeps them in two tables, of one and two cache lines an entry.
  *
  * A header key lives on the stack of the thread that received the packet or
  * in that thread's exact-match cache; it is never shared. */
@@ -49,10 +58,19 @@
 #include "dp-packet.h"
 #include "packets.h"
 
-/* Bytes of the frame a header key covers: Ethernet (14), IPv4 without
- * options (20) and the first 14 bytes of TCP, up to its flags. */
-#define HEADER_KEY_BYTES 48
-#define HEADER_KEY_WORDS (HEADER_KEY_BYTES / 8)
+/* Bytes of the frame an IPv4 header key covers: Ethernet (14), IPv4
+ * without options (20) and the first 14 bytes of TCP, up to its flags. */
+#define HEADER_KEY_IPV4_BYTES 48
+#define HEADER_KEY_IPV4_WORDS (HEADER_KEY_IPV4_BYTES / 8)
+
+/* Words of an IPv6 header key: the frame's first 56 bytes (Ethernet, and
+ * IPv6 up to the destination address's last 6 bytes), then one word for
+ * the rest of the address, the ports and the TCP flags. */
+#define HEADER_KEY_IPV6_WORDS 8
+#define HEADER_KEY_MAX_WORDS HEADER_KEY_IPV6_WORDS
+
+/* Offsets of the IPv6 and L4 headers in an untagged IPv6 frame. */
+#define HEADER_KEY_IPV6_L4_OFS (ETH_HEADER_LEN + IPV6_HEADER_LEN)
 
 /* Offsets in an untagged frame, and in a header key. */
 #define HEADER_KEY_L3_OFS ETH_HEADER_LEN
@@ -60,17 +78,19 @@
 
 /* Where a tagged frame's tag (its TPID and TCI, VLAN_HEADER_LEN bytes) goes
  * in its header key: over the IPv4 total length and identification, which
- * header_key_fill() clears.  The TPID is never zero, so a tagged frame's key
- * never equals an untagged one's. */
+ * header_key_fill_ipv4() clears.  The TPID is never zero, so a tagged
+ * frame's key never equals an untagged one's. */
 #define HEADER_KEY_TAG (HEADER_KEY_L3_OFS + 2)
 
 /* Offset of the tag in a tagged frame, after the Ethernet addresses. */
 #define HEADER_KEY_FRAME_TAG_OFS (2 * ETH_ADDR_LEN)
 
 struct header_key {
-    uint64_t words[HEADER_KEY_WORDS]; /* The frame's first bytes, masked. */
+    uint64_t words[HEADER_KEY_MAX_WORDS]; /* The frame's bytes, masked; the
+                                 * first 'n_words' count. */
     uint32_t hash;              /* The packet's RSS hash. */
     uint32_t in_port;           /* The port it was received on. */
+    uint32_t n_words;           /* HEADER_KEY_IPV4_WORDS or _IPV6_WORDS. */
 };
 
 /* Returns the 8 bytes at 'p' as a word, in memory order. */
@@ -83,29 +103,30 @@ header_key_load(const uint8_t *p)
     return word;
 }
 
-/* Fills 'words' from 'frame', which has at least HEADER_KEY_BYTES +
- * 'tag_len' bytes: as an untagged frame's first bytes (the Ethernet
- * addresses, then what follows the tag, if 'tag_len' says there is one),
- * with the bytes cleared that no flow field depends on and that vary from
- * packet to packet of one flow (the IPv4 total length, identification and
- * checksum, and, by 'ip_proto', the TCP sequence and acknowledgement
- * numbers or what follows the UDP ports), and then the tag, if any, in
- * the place of the first two (HEADER_KEY_TAG).
+/* Fills the words of an IPv4 header key from 'frame', which has at least
+ * HEADER_KEY_IPV4_BYTES + 'tag_len' bytes: as an untagged frame's first
+ * bytes (the Ethernet addresses, then what follows the tag, if 'tag_len'
+ * says there is one), with the bytes cleared that no flow field depends on
+ * and that vary from packet to packet of one flow (the IPv4 total length,
+ * identification and checksum, and, by 'ip_proto', the TCP sequence and
+ * acknowledgement numbers or what follows the UDP ports), and then the
+ * tag, if any, in the place of the first two (HEADER_KEY_TAG).
  *
  * Each word is loaded from the frame, masked and stored once: the key is
  * compared right after, and a load that spans several smaller stores would
  * wait for them (no store forwarding).  The masks are byte tables, so that
  * they read the same on either byte order. */
 static inline ALWAYS_INLINE void
-header_key_fill(uint64_t words[HEADER_KEY_WORDS], const uint8_t *frame,
-                const uint32_t tag_len, uint8_t ip_proto)
+header_key_fill_ipv4(uint64_t words[HEADER_KEY_IPV4_WORDS],
+                     const uint8_t *frame, const uint32_t tag_len,
+                     uint8_t ip_proto)
 {
-    static const uint8_t udp_keep[HEADER_KEY_BYTES] = {
+    static const uint8_t udp_keep[HEADER_KEY_IPV4_BYTES] = {
         [0 ... 15] = 0xff,              /* Ethernet, IPv4 version and ToS. */
         [20 ... 23] = 0xff,             /* Fragment bits, TTL, protocol. */
         [26 ... 37] = 0xff,             /* Addresses, ports. */
     };
-    static const uint8_t tcp_keep[HEADER_KEY_BYTES] = {
+    static const uint8_t tcp_keep[HEADER_KEY_IPV4_BYTES] = {
         [0 ... 15] = 0xff,
         [20 ... 23] = 0xff,
         [26 ... 37] = 0xff,
@@ -115,7 +136,7 @@ header_key_fill(uint64_t words[HEADER_KEY_WORDS], const uint8_t *frame,
     const uint8_t *keep = ip_proto == IPPROTO_TCP ? tcp_keep : udp_keep;
 
     BUILD_ASSERT(HEADER_KEY_FRAME_TAG_OFS == 12 && HEADER_KEY_TAG == 16);
-    for (int i = 0; i < HEADER_KEY_WORDS; i++) {
+    for (int i = 0; i < HEADER_KEY_IPV4_WORDS; i++) {
         uint64_t word, mask;
 
         if (i == 0 || !tag_len) {
@@ -139,23 +160,80 @@ header_key_fill(uint64_t words[HEADER_KEY_WORDS], const uint8_t *frame,
     }
 }
 
-/* Fills 'words' as header_key_fill() does from a frame of 'size' bytes,
- * which may be shorter than it reads (a UDP frame of 42 to 47 bytes, 46 to
- * 51 tagged, which the masks end within): bytes beyond the frame count as
- * zeros. */
+/* Fills 'words' as header_key_fill_ipv4() does from a frame of 'size'
+ * bytes, which may be shorter than it reads (a UDP frame of 42 to 47
+ * bytes, 46 to 51 tagged, which the masks end within): bytes beyond the
+ * frame count as zeros. */
 static inline ALWAYS_INLINE void
-header_key_fill_frame(uint64_t words[HEADER_KEY_WORDS], const uint8_t *frame,
-                      uint32_t size, const uint32_t tag_len, uint8_t ip_proto)
+header_key_fill_ipv4_frame(uint64_t words[HEADER_KEY_IPV4_WORDS],
+                           const uint8_t *frame, uint32_t size,
+                           const uint32_t tag_len, uint8_t ip_proto)
 {
-    if (OVS_LIKELY(size >= HEADER_KEY_BYTES + tag_len)) {
-        header_key_fill(words, frame, tag_len, ip_proto);
+    if (OVS_LIKELY(size >= HEADER_KEY_IPV4_BYTES + tag_len)) {
+        header_key_fill_ipv4(words, frame, tag_len, ip_proto);
     } else {
-        uint8_t padded[HEADER_KEY_BYTES + VLAN_HEADER_LEN];
+        uint8_t padded[HEADER_KEY_IPV4_BYTES + VLAN_HEADER_LEN];
 
         memcpy(padded, frame, size);
         memset(padded + size, 0, sizeof padded - size);
-        header_key_fill(words, padded, tag_len, ip_proto);
+        header_key_fill_ipv4(words, padded, tag_len, ip_proto);
     }
+}
+
+/* Sets what header_key_extract() sets of 'packet', whose L3 header starts
+ * at 'l3_ofs' and L4 header at 'l4_ofs', and which carries 'l3_len' bytes
+ * of IPv4 or IPv6 (by 'ipv6'): its offsets, its Ethernet padding and its
+ * RSS hash, as miniflow_extract() would. */
+static inline ALWAYS_INLINE void
+header_key_set_packet(struct dp_packet *packet, uint32_t l3_ofs,
+                      uint32_t l4_ofs, uint32_t l3_len, const bool ipv6)
+{
+    dp_packet_reset_offsets(packet);
+    packet->l3_ofs = l3_ofs;
+    packet->l4_ofs = l4_ofs;
+    dp_packet_set_l2_pad_size(packet,
+                              dp_packet_size(packet) - l3_ofs - l3_len);
+    if (ipv6) {
+        dp_packet_update_rss_hash_ipv6_tcp_udp(packet);
+    } else {
+        dp_packet_update_rss_hash_ipv4_tcp_udp(packet);
+    }
+}
+
+/* Returns the length of the UDP header, or the TCP header of 'packet' at
+ * 'l4_ofs', setting '*tcp_flags' (0 for UDP), or 0 if 'ip_proto' is
+ * neither, or the TCP header is not all within the packet's 'size' bytes
+ * or says it is shorter than a TCP header.  The caller checked that 'size'
+ * covers a UDP header at 'l4_ofs'. */
+static inline ALWAYS_INLINE uint32_t
+header_key_l4_len(const uint8_t *frame, uint32_t size, uint32_t l4_ofs,
+                  uint8_t ip_proto, uint16_t *tcp_flags)
+{
+    if (ip_proto == IPPROTO_UDP) {
+        *tcp_flags = 0;
+        return UDP_HEADER_LEN;
+    } else if (ip_proto == IPPROTO_TCP && size >= l4_ofs + TCP_HEADER_LEN) {
+        const struct tcp_header *tcp
+            = (const struct tcp_header *) (frame + l4_ofs);
+        uint32_t l4_len = TCP_OFFSET(tcp->tcp_ctl) * 4;
+
+        *tcp_flags = TCP_FLAGS(tcp->tcp_ctl);
+        return l4_len >= TCP_HEADER_LEN ? l4_len : 0;
+    }
+    return 0;
+}
+
+/* Returns true if a packet of 'size' bytes whose L3 header starts at
+ * 'l3_ofs' and says it carries 'l3_len' bytes (its IPv4 total length, or
+ * its IPv6 header and payload length), of which 'l3_min' are headers,
+ * passes miniflow_extract()'s length checks with its headers whole. */
+static inline bool
+header_key_l3_len_ok(uint32_t size, uint32_t l3_ofs, uint32_t l3_len,
+                     uint32_t l3_min)
+{
+    return (l3_len >= l3_min
+            && l3_len <= size - l3_ofs
+            && size - l3_ofs - l3_len <= UINT16_MAX);
 }
 
 /* header_key_extract() for a frame whose Ethernet addresses are followed by
@@ -164,62 +242,119 @@ header_key_fill_frame(uint64_t words[HEADER_KEY_WORDS], const uint8_t *frame,
  * + 'tag_len' bytes.  Inlined with 'tag_len' a constant, so that each
  * shape gets code of its own with its offsets folded in. */
 static inline ALWAYS_INLINE bool
-header_key_extract__(struct header_key *key, struct dp_packet *packet,
-                     odp_port_t in_port, uint16_t *tcp_flags,
-                     const uint32_t tag_len)
+header_key_extract_ipv4(struct header_key *key, struct dp_packet *packet,
+                        odp_port_t in_port, uint16_t *tcp_flags,
+                        const uint32_t tag_len)
 {
     const uint8_t *frame = dp_packet_data(packet);
     uint32_t size = dp_packet_size(packet);
     const uint32_t l3_ofs = HEADER_KEY_L3_OFS + tag_len;
     const uint32_t l4_ofs = HEADER_KEY_L4_OFS + tag_len;
     const struct ip_header *ip = (const struct ip_header *) (frame + l3_ofs);
-    uint32_t tot_len, l4_min;
+    uint32_t tot_len, l4_len;
 
     if (ip->ip_ihl_ver != IP_IHL_VER(IP_HEADER_LEN / 4, 4)
         || IP_IS_FRAGMENT(ip->ip_frag_off)) {
         return false;
     }
-    if (ip->ip_proto == IPPROTO_UDP) {
-        l4_min = UDP_HEADER_LEN;
-        *tcp_flags = 0;
-    } else if (ip->ip_proto == IPPROTO_TCP
-               && size >= l4_ofs + TCP_HEADER_LEN) {
-        const struct tcp_header *tcp
-            = (const struct tcp_header *) (frame + l4_ofs);
-
-        l4_min = TCP_OFFSET(tcp->tcp_ctl) * 4;
-        if (l4_min < TCP_HEADER_LEN) {
-            return false;
-        }
-        *tcp_flags = TCP_FLAGS(tcp->tcp_ctl);
-    } else {
-        return false;
-    }
+    l4_len = header_key_l4_len(frame, size, l4_ofs, ip->ip_proto,
+                               tcp_flags);
     tot_len = ntohs(ip->ip_tot_len);
-    if (tot_len < IP_HEADER_LEN + l4_min
-        || tot_len > size - l3_ofs
-        || size - l3_ofs - tot_len > UINT16_MAX) {
+    if (!l4_len
+        || !header_key_l3_len_ok(size, l3_ofs, tot_len,
+                                 IP_HEADER_LEN + l4_len)) {
         return false;
     }
 
-    dp_packet_reset_offsets(packet);
-    packet->l3_ofs = l3_ofs;
-    packet->l4_ofs = l4_ofs;
-    dp_packet_set_l2_pad_size(packet, size - l3_ofs - tot_len);
-    dp_packet_update_rss_hash_ipv4_tcp_udp(packet);
-
-    header_key_fill_frame(key->words, frame, size, tag_len, ip->ip_proto);
+    header_key_set_packet(packet, l3_ofs, l4_ofs, tot_len, false);
+    header_key_fill_ipv4_frame(key->words, frame, size, tag_len,
+                               ip->ip_proto);
     key->hash = dp_packet_get_rss_hash(packet);
     key->in_port = odp_to_u32(in_port);
+    key->n_words = HEADER_KEY_IPV4_WORDS;
+    return true;
+}
+
+/* Fills the words of an IPv6 header key from 'frame', an untagged IPv6
+ * frame with a UDP or TCP header (by 'ip_proto') right after the IPv6
+ * header, of at least HEADER_KEY_IPV6_L4_OFS + UDP_HEADER_LEN bytes, or of
+ * HEADER_KEY_IPV6_L4_OFS + TCP_HEADER_LEN for TCP.  Words 0 to 6 are the
+ * frame's first 56 bytes, with the payload length cleared.  Word 7 is the
+ * destination port (the 8 bytes from the source port on, all but their
+ * bytes 2 and 3 cleared) and, for TCP, the header length and flags (bytes
+ * 4 and 5 of the 8 from the TCP header's byte 8).  No load reaches beyond
+ * the UDP header or the TCP flags, and each word is stored once, as in
+ * header_key_fill_ipv4(). */
+static inline void
+header_key_fill_ipv6(uint64_t words[HEADER_KEY_IPV6_WORDS],
+                     const uint8_t *frame, uint8_t ip_proto)
+{
+    static const uint8_t word2_keep[8] = {
+        0xff, 0xff,                     /* Traffic class, flow label. */
+        0, 0,                           /* Payload length. */
+        0xff, 0xff, 0xff, 0xff,         /* Next header, hop limit, source. */
+    };
+    static const uint8_t dst_port_keep[8] = { [2 ... 3] = 0xff };
+    static const uint8_t tcp_ctl_keep[8] = { [4 ... 5] = 0xff };
+    const uint8_t *l4 = frame + HEADER_KEY_IPV6_L4_OFS;
+    uint64_t mask, word;
+
+    BUILD_ASSERT(HEADER_KEY_IPV6_L4_OFS == 54);
+    for (int i = 0; i < HEADER_KEY_IPV6_WORDS - 1; i++) {
+        word = header_key_load(frame + i * 8);
+        if (i == 2) {
+            memcpy(&mask, word2_keep, sizeof mask);
+            word &= mask;
+        }
+        words[i] = word;
+    }
+    memcpy(&mask, dst_port_keep, sizeof mask);
+    word = header_key_load(l4) & mask;
+    if (ip_proto == IPPROTO_TCP) {
+        memcpy(&mask, tcp_ctl_keep, sizeof mask);
+        word |= header_key_load(l4 + 8) & mask;
+    }
+    words[HEADER_KEY_IPV6_WORDS - 1] = word;
+}
+
+/* header_key_extract() for an untagged frame of the IPv6 type, which the
+ * caller checked, as at least HEADER_KEY_IPV6_L4_OFS + UDP_HEADER_LEN
+ * bytes. */
+static inline bool
+header_key_extract_ipv6(struct header_key *key, struct dp_packet *packet,
+                        odp_port_t in_port, uint16_t *tcp_flags)
+{
+    const uint8_t *frame = dp_packet_data(packet);
+    uint32_t size = dp_packet_size(packet);
+    const struct ovs_16aligned_ip6_hdr *ip6
+        = (const struct ovs_16aligned_ip6_hdr *) (frame + HEADER_KEY_L3_OFS);
+    uint8_t ip_proto = ip6->ip6_ctlun.ip6_un1.ip6_un1_nxt;
+    uint32_t l3_len, l4_len;
+
+    l4_len = header_key_l4_len(frame, size, HEADER_KEY_IPV6_L4_OFS, ip_proto,
+                               tcp_flags);
+    l3_len = IPV6_HEADER_LEN + ntohs(ip6->ip6_ctlun.ip6_un1.ip6_un1_plen);
+    if (!l4_len
+        || !header_key_l3_len_ok(size, HEADER_KEY_L3_OFS, l3_len,
+                                 IPV6_HEADER_LEN + l4_len)) {
+        return false;
+    }
+
+    header_key_set_packet(packet, HEADER_KEY_L3_OFS, HEADER_KEY_IPV6_L4_OFS,
+                          l3_len, true);
+    header_key_fill_ipv6(key->words, frame, ip_proto);
+    key->hash = dp_packet_get_rss_hash(packet);
+    key->in_port = odp_to_u32(in_port);
+    key->n_words = HEADER_KEY_IPV6_WORDS;
     return true;
 }
 
 /* If 'packet', just received on 'in_port' with its metadata initialized,
- * has the shape this file describes, sets its layer offsets, Ethernet
- * padding and RSS hash as miniflow_extract() would, fills 'key' and
- * '*tcp_flags' (the packet's TCP flags, 0 for UDP) and returns true.
- * Otherwise returns false and changes nothing.  Never reads beyond the
- * packet's data. */
+ * has one of the shapes this file describes, sets its layer offsets,
+ * Ethernet padding and RSS hash as miniflow_extract() would, fills 'key'
+ * and '*tcp_flags' (the packet's TCP flags, 0 for UDP) and returns true.
+ * Otherwise returns false and changes nothing in 'packet'.  Never reads
+ * beyond the packet's data. */
 static inline bool
 header_key_extract(struct header_key *key, struct dp_packet *packet,
                    odp_port_t in_port, uint16_t *tcp_flags)
@@ -233,14 +368,18 @@ header_key_extract(struct header_key *key, struct dp_packet *packet,
         return false;
     }
     if (OVS_LIKELY(eth->eth_type == htons(ETH_TYPE_IP))) {
-        return header_key_extract__(key, packet, in_port, tcp_flags, 0);
+        return header_key_extract_ipv4(key, packet, in_port, tcp_flags, 0);
     }
     if (eth_type_vlan(eth->eth_type)
         && ((const struct vlan_eth_header *) frame)->veth_next_type
            == htons(ETH_TYPE_IP)
         && size >= VLAN_ETH_HEADER_LEN + IP_HEADER_LEN + UDP_HEADER_LEN) {
-        return header_key_extract__(key, packet, in_port, tcp_flags,
-                                    VLAN_HEADER_LEN);
+        return header_key_extract_ipv4(key, packet, in_port, tcp_flags,
+                                       VLAN_HEADER_LEN);
+    }
+    if (eth->eth_type == htons(ETH_TYPE_IPV6)
+        && size >= HEADER_KEY_IPV6_L4_OFS + UDP_HEADER_LEN) {
+        return header_key_extract_ipv6(key, packet, in_port, tcp_flags);
     }
     return false;
 }
@@ -252,7 +391,10 @@ header_key_equal(const struct header_key *a, const struct header_key *b)
     uint64_t diff = ((uint64_t) a->hash ^ b->hash)
                     | ((uint64_t) a->in_port ^ b->in_port);
 
-    for (int i = 0; i < HEADER_KEY_WORDS; i++) {
+    if (a->n_words != b->n_words) {
+        return false;
+    }
+    for (int i = 0; i < a->n_words; i++) {
         diff |= a->words[i] ^ b->words[i];
     }
     return !diff;

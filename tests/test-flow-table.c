@@ -251,20 +251,21 @@ install_cached_flow(struct flow_table *table, uint32_t k, uint32_t hash,
     return insert(table, &match, 200 + k);
 }
 
-/* Returns a header key whose hash is 'hash', as if of a frame received on
- * port 'k'. */
+/* Returns a header key of 'n_words' whose hash is 'hash', as if of a frame
+ * received on port 'k'. */
 static struct header_key
-cached_header_key(uint32_t k, uint32_t hash)
+cached_header_key(uint32_t k, uint32_t hash, uint32_t n_words)
 {
     struct header_key key;
 
     memset(&key, 0, sizeof key);
     key.hash = hash;
     key.in_port = k;
+    key.n_words = n_words;
     return key;
 }
 
-/* Returns how many entries of 'cache', of either table, hold 'flow'. */
+/* Returns how many entries of 'cache', of any table, hold 'flow'. */
 static size_t
 count_cached(const struct flow_cache *cache, const struct megaflow *flow)
 {
@@ -272,7 +273,8 @@ count_cached(const struct flow_cache *cache, const struct megaflow *flow)
 
     for (size_t i = 0; i < FLOW_CACHE_ENTRIES; i++) {
         n += cache->entries[i].flow == flow;
-        n += cache->header_entries[i].flow == flow;
+        n += cache->ipv4_entries[i].header.flow == flow;
+        n += cache->ipv6_entries[i].header.flow == flow;
     }
     return n;
 }
@@ -299,9 +301,15 @@ test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 {
     struct flow_table *table = flow_table_create(1);
     struct flow_cache *cache = flow_cache_create();
-    struct header_key header_a = cached_header_key(1, 1);
-    struct header_key header_b = cached_header_key(2, 2);
-    struct header_key header_c = cached_header_key(3, 3);
+    struct header_key header_a = cached_header_key(1, 1,
+                                                   HEADER_KEY_IPV4_WORDS);
+    struct header_key header_b = cached_header_key(2, 2,
+                                                   HEADER_KEY_IPV4_WORDS);
+    struct header_key header_c = cached_header_key(3, 3,
+                                                   HEADER_KEY_IPV4_WORDS);
+    struct header_key ipv6_a = cached_header_key(1, 1, HEADER_KEY_IPV6_WORDS);
+    struct header_key ipv6_b = cached_header_key(2, 2, HEADER_KEY_IPV6_WORDS);
+    struct header_key ipv6_c = cached_header_key(3, 3, HEADER_KEY_IPV6_WORDS);
     struct flow_cache_header_entry *entry;
     struct packet_key key_a, key_b, key_c;
     struct megaflow *a, *b;
@@ -315,11 +323,15 @@ test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     flow_cache_insert(cache, &key_b, b);
     flow_cache_insert_header(cache, &header_a, a);
     flow_cache_insert_header(cache, &header_b, b);
-    if (count_cached(cache, a) != 2 || count_cached(cache, b) != 2) {
+    flow_cache_insert_header(cache, &ipv6_a, a);
+    flow_cache_insert_header(cache, &ipv6_b, b);
+    if (count_cached(cache, a) != 3 || count_cached(cache, b) != 3) {
         test_fail("megaflows a and b not cached once in each table");
     }
     if (flow_cache_lookup_header(cache, &header_a) != a
-        || flow_cache_lookup_header(cache, &header_c)) {
+        || flow_cache_lookup_header(cache, &header_c)
+        || flow_cache_lookup_header(cache, &ipv6_a) != a
+        || flow_cache_lookup_header(cache, &ipv6_c)) {
         test_fail("header keys a and c do not find a and nothing");
     }
 
@@ -341,7 +353,8 @@ test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     printf("removed: %"PRIu64"\n", flow_table_n_removed(table));
     flow_cache_insert(cache, &key_c, a);
     flow_cache_insert_header(cache, &header_c, a);
-    if (count_cached(cache, a) != 2) {
+    flow_cache_insert_header(cache, &ipv6_c, a);
+    if (count_cached(cache, a) != 3) {
         test_fail("a removed megaflow was cached again: %"PRIuSIZE
                   " entries hold it", count_cached(cache, a));
     }
@@ -368,10 +381,11 @@ test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     if (flow_cache_header_entry_flow(entry)
         || flow_cache_header_entry_flow(entry)
         || flow_cache_lookup_header(cache, &header_b)
+        || flow_cache_lookup_header(cache, &ipv6_b)
         || flow_cache_lookup(cache, &key_b)) {
         test_fail("a removed megaflow was found in the cache");
     }
-    printf("b removed: found by neither key, then cached %"PRIuSIZE
+    printf("b removed: found by no key, then cached %"PRIuSIZE
            " times\n", count_cached(cache, b));
 
     flow_cache_destroy(cache);

@@ -18,11 +18,12 @@
  * tests/percpu-flows.at.
  *
  *   test-header-key mutations
- *       For UDP frames (of 64 and of 42 bytes, the shortest) and TCP frames
- *       with and without options, untagged, and UDP and TCP frames with an
- *       802.1Q or 802.1ad tag (a tagged UDP frame of 46 bytes among them),
- *       changes
- *       each byte in turn to several values, and each frame's length, and
+ *       For IPv4 UDP frames (of 64 and of 42 bytes, the shortest) and TCP
+ *       frames with and without options, untagged, UDP and TCP frames with
+ *       an 802.1Q or 802.1ad tag (a tagged UDP frame of 46 bytes among
+ *       them), and IPv6 UDP frames (of 62 bytes, the shortest, and longer)
+ *       and TCP frames with and without options, changes each byte in turn
+ *       to several values, and each frame's length, and
  *       checks every result and every pair (original, changed) with
  *       header-key-check.h: equal header keys must mean equal miniflows, as
  *       miniflow_extract() computes them, and a frame with a header key
@@ -32,9 +33,10 @@
  *
  *   test-header-key shapes
  *       Checks that frames of every other shape (two tags, IPv6 tagged or
- *       not, fragments, IPv4 options, ICMP, short or inconsistent lengths,
- *       not Ethernet) get no header key, that a frame and its tagged copy
- *       get two keys, and the same frame from two ports two keys. */
+ *       with an extension header, fragments, IPv4 options, ICMP, short or
+ *       inconsistent lengths, not Ethernet) get no header key, that a frame
+ *       and its tagged copy get two keys, and the same frame from two ports
+ *       two keys. */
 
 #include <config.h>
 
@@ -94,6 +96,40 @@ test_frame_ipv4(struct test_frame *f, const char *name, int ip_opt_words,
     f->len = ETH_HEADER_LEN + tot_len;
 }
 
+/* Fills 'f' with an Ethernet frame carrying IPv6 with next header 'proto'
+ * (and no extension header), whose L4 header is 'l4' ('l4_len' bytes)
+ * followed by 'payload' bytes of payload.  The payload length is right. */
+static void
+test_frame_ipv6(struct test_frame *f, const char *name, uint8_t proto,
+                const uint8_t *l4, size_t l4_len, size_t payload)
+{
+    static const uint8_t eth[ETH_HEADER_LEN] = {
+        0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x86, 0xdd,
+    };
+    size_t plen = l4_len + payload;
+    uint8_t *ip6 = f->bytes + ETH_HEADER_LEN;
+
+    ovs_assert(ETH_HEADER_LEN + IPV6_HEADER_LEN + plen <= TEST_FRAME_MAX);
+    memset(f->bytes, 0, sizeof f->bytes);
+    f->name = name;
+    memcpy(f->bytes, eth, sizeof eth);
+    ip6[0] = 0x6b;                          /* Version, traffic class 0xb5, */
+    ip6[1] = 0x51;                          /* flow label 0x12345. */
+    ip6[2] = 0x23;
+    ip6[3] = 0x45;
+    ip6[4] = plen >> 8;
+    ip6[5] = plen;
+    ip6[6] = proto;
+    ip6[7] = 64;                            /* Hop limit. */
+    ip6[8] = 0xfd;                          /* fd00::1 to fd00::2. */
+    ip6[23] = 1;
+    ip6[24] = 0xfd;
+    ip6[39] = 2;
+    memcpy(ip6 + IPV6_HEADER_LEN, l4, l4_len);
+    memset(ip6 + IPV6_HEADER_LEN + l4_len, 'x', payload);
+    f->len = ETH_HEADER_LEN + IPV6_HEADER_LEN + plen;
+}
+
 /* A UDP header, ports 1234 and 80. */
 static const uint8_t test_udp[UDP_HEADER_LEN] = {
     0x04, 0xd2, 0x00, 0x50, 0x00, 0x1e, 0x00, 0x00,
@@ -131,7 +167,7 @@ test_frame_tag(struct test_frame *f, const struct test_frame *src,
 }
 
 /* Number of frames the mutations start from. */
-#define TEST_N_FRAMES 7
+#define TEST_N_FRAMES 11
 
 /* The frames the mutations start from. */
 static size_t
@@ -154,6 +190,15 @@ test_frames(struct test_frame frames[TEST_N_FRAMES])
                    ETH_TYPE_VLAN_8021AD, 0x0064);
     test_frame_tag(&frames[6], &frames[3], "802.1q udp of 46 bytes",
                    ETH_TYPE_VLAN_8021Q, 0x0fff);
+    test_frame_ipv6(&frames[7], "ipv6 udp", IPPROTO_UDP, test_udp,
+                    sizeof test_udp, 10);
+    test_frame_ipv6(&frames[8], "ipv6 udp of 62 bytes", IPPROTO_UDP,
+                    test_udp, sizeof test_udp, 0);
+    test_tcp(tcp, 5);
+    test_frame_ipv6(&frames[9], "ipv6 tcp", IPPROTO_TCP, tcp, 20, 4);
+    test_tcp(tcp, 8);
+    test_frame_ipv6(&frames[10], "ipv6 tcp with options", IPPROTO_TCP, tcp,
+                    32, 0);
     return TEST_N_FRAMES;
 }
 
@@ -247,20 +292,39 @@ test_no_key(const struct test_frame *f)
     printf("%s: no header key\n", f->name);
 }
 
-/* Checks that frame 'src', whose IPv4 header starts at 'l3_ofs', cut to
- * 'len' bytes with its IPv4 total length cut to match, gets no header key,
- * naming it 'name'. */
+/* Checks that frame 'src', cut to 'len' bytes with the 16-bit length at
+ * 'len_ofs' (its IPv4 total length or IPv6 payload length) cut to match,
+ * as what follows offset 'len_base', gets no header key, naming it
+ * 'name'. */
 static void
 test_no_key_cut(const struct test_frame *src, const char *name,
-                size_t l3_ofs, size_t len)
+                size_t len_ofs, size_t len_base, size_t len)
 {
     struct test_frame f = *src;
 
     f.name = name;
-    f.bytes[l3_ofs + 2] = (len - l3_ofs) >> 8;
-    f.bytes[l3_ofs + 3] = len - l3_ofs;
+    f.bytes[len_ofs] = (len - len_base) >> 8;
+    f.bytes[len_ofs + 1] = len - len_base;
     f.len = len;
     test_no_key(&f);
+}
+
+/* Checks test_no_key_cut() for IPv4 frame 'src', whose IPv4 header starts
+ * at 'l3_ofs'. */
+static void
+test_no_key_cut_ipv4(const struct test_frame *src, const char *name,
+                     size_t l3_ofs, size_t len)
+{
+    test_no_key_cut(src, name, l3_ofs + 2, l3_ofs, len);
+}
+
+/* Checks test_no_key_cut() for untagged IPv6 frame 'src'. */
+static void
+test_no_key_cut_ipv6(const struct test_frame *src, const char *name,
+                     size_t len)
+{
+    test_no_key_cut(src, name, ETH_HEADER_LEN + 4,
+                    ETH_HEADER_LEN + IPV6_HEADER_LEN, len);
 }
 
 /* Gets the header key of frame 'f', received on 'in_port' as a packet of
@@ -319,7 +383,7 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     test_no_key(&f);
 
     f = frames[0];
-    f.name = "ipv6 type";
+    f.name = "ipv4 header under the ipv6 type";
     f.bytes[12] = 0x86;
     f.bytes[13] = 0xdd;
     test_no_key(&f);
@@ -330,8 +394,8 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     f.bytes[17] = 0xdd;
     test_no_key(&f);
 
-    test_no_key_cut(&frames[4], "tagged udp frame of 45 bytes",
-                    VLAN_ETH_HEADER_LEN, 45);
+    test_no_key_cut_ipv4(&frames[4], "tagged udp frame of 45 bytes",
+                         VLAN_ETH_HEADER_LEN, 45);
 
     test_frame_ipv4(&f, "ipv4 options", 1, IPPROTO_UDP, test_udp,
                     sizeof test_udp, 22);
@@ -372,8 +436,51 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     f.bytes[ETH_HEADER_LEN + 3] = IP_HEADER_LEN + TCP_HEADER_LEN - 1;
     test_no_key(&f);
 
-    test_no_key_cut(&frames[3], "udp frame of 41 bytes", ETH_HEADER_LEN, 41);
-    test_no_key_cut(&frames[1], "tcp frame of 53 bytes", ETH_HEADER_LEN, 53);
+    test_no_key_cut_ipv4(&frames[3], "udp frame of 41 bytes", ETH_HEADER_LEN,
+                         41);
+    test_no_key_cut_ipv4(&frames[1], "tcp frame of 53 bytes", ETH_HEADER_LEN,
+                         53);
+
+    test_frame_tag(&f, &frames[7], "802.1q ipv6 udp", ETH_TYPE_VLAN_8021Q,
+                   0x000a);
+    test_no_key(&f);
+
+    test_frame_ipv6(&f, "ipv6 hop-by-hop options", IPPROTO_HOPOPTS,
+                    (const uint8_t[8]) { IPPROTO_UDP, 0, 1, 4 }, 8, 8);
+    test_no_key(&f);
+
+    test_frame_ipv6(&f, "ipv6 fragment header", IPPROTO_FRAGMENT,
+                    (const uint8_t[8]) { IPPROTO_UDP, 0, 0, 0, 0, 0, 0, 1 },
+                    8, 8);
+    test_no_key(&f);
+
+    test_frame_ipv6(&f, "ipv6 icmp", IPPROTO_ICMPV6,
+                    (const uint8_t[8]) { 128, 0, 0, 0, 0, 1, 0, 1 }, 8, 8);
+    test_no_key(&f);
+
+    test_tcp(tcp, 5);
+    tcp[12] = 4 << 4;
+    test_frame_ipv6(&f, "ipv6 tcp header length 16", IPPROTO_TCP, tcp,
+                    TCP_HEADER_LEN, 4);
+    test_no_key(&f);
+
+    f = frames[7];
+    f.name = "ipv6 payload length beyond the frame";
+    f.bytes[ETH_HEADER_LEN + 5]++;
+    test_no_key(&f);
+
+    f = frames[7];
+    f.name = "ipv6 payload length short of udp";
+    f.bytes[ETH_HEADER_LEN + 5] = UDP_HEADER_LEN - 1;
+    test_no_key(&f);
+
+    f = frames[10];
+    f.name = "ipv6 payload length short of the tcp options";
+    f.bytes[ETH_HEADER_LEN + 5] = 31;
+    test_no_key(&f);
+
+    test_no_key_cut_ipv6(&frames[8], "ipv6 udp frame of 61 bytes", 61);
+    test_no_key_cut_ipv6(&frames[9], "ipv6 tcp frame of 73 bytes", 73);
 
     pair = header_key_check_pair(frames[0].bytes, frames[0].len,
                                  frames[0].bytes, frames[0].len,
@@ -395,6 +502,7 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 
     test_ports_and_types(&frames[0]);
     test_ports_and_types(&frames[4]);
+    test_ports_and_types(&frames[7]);
 }
 
 int

@@ -764,8 +764,17 @@ def seeds_header_key(top):
     write(top, t, "vlan-tcp", record(1, Ether(**MAC) / Dot1Q(vlan=20) /
                                      tcp4(1, 10)) + tagged +
           edits(0, (51, 0x02)))
-    write(top, t, "ipv6", record(1, Ether(**MAC) / IPv6() / UDP()) +
-          edits(0, (12, 0x8e), (13, 0xdd)))
+    # IPv6: the type made IPv4; the payload length (masked), flow label, next
+    # header, hop limit and a port (kept); padding added, the frame cut.
+    ipv6 = (edits(0, (12, 0x8e), (13, 0xdd)) + edits(0, (19, 0x01)) +
+            edits(0, (16, 0x10)) + edits(0, (20, 0x17)) +
+            edits(0, (21, 0x01)) + edits(0, (57, 0x01)) + edits(4) +
+            edits(-3))
+    write(top, t, "ipv6", record(1, Ether(**MAC) / IPv6() / UDP()) + ipv6)
+    # ...and TCP's flags and header length.
+    write(top, t, "ipv6-tcp", record(1, Ether(**MAC) / IPv6(fl=5) /
+                                     TCP(sport=1234, dport=80, flags="A")) +
+          ipv6 + edits(0, (67, 0x02)) + edits(0, (66, 0x10)))
     write(top, t, "fragment", record(1, fragment(
         Ether(**MAC) / IP(src="10.0.0.1", dst="10.0.0.2") / UDP() /
         (b"y" * 64), fragsize=32)[0]) + edits(0, (20, 0x20)))
