@@ -28,9 +28,11 @@
  *     frame's bytes are taken as if the tag were cut out, and the tag goes
  *     into four of the masked bytes instead (HEADER_KEY_TAG); or
  *
- *   - IPv6 with no extension header, the frame untagged: the key is the port
- *     and 64 bytes, the frame's first 56 and then its ports and TCP flags,
- *     with the payload length masked out (header_key_fill_ipv6()).
+ *   - IPv6 with no extension header, the frame untagged or with one tag:
+ *     the key is the port and 64 bytes, the frame's first 56 (as if a tag
+ *     were cut out) and then its destination port and TCP flags, with the
+ *     payload length masked out and a tag in masked bytes
+ *     (header_key_fill_ipv6()).
  *
  * For such a packet, what miniflow_extract() computes depends on nothing
  * else: the metadata it reads is the input port and zeros, and every byte
@@ -40,10 +42,10 @@
  * header_key_extract() checks packet by packet.  (It parses one tag
  * whatever other_config:vlan-limit says, since OVS's flow_limit_vlans()
  * never sets a limit below one, and stops there, since the type after the
- * tag is IPv4.)  So two packets of this shape with equal header keys have
- * equal miniflows, hit the same megaflow, and the exact-match cache can
- * compare these 48 or 64 bytes where it would otherwise extract the
- * miniflow and compare it (tests/test-header-key.c and
+ * tag is IPv4 or IPv6.)  So two packets of this shape with equal header
+ * keys have equal miniflows, hit the same megaflow, and the exact-match
+ * cache can compare these 48 or 64 bytes where it would otherwise extract
+ * the miniflow and compare it (tests/test-header-key.c and
  * tests/fuzz/fuzz-header-key.c check that claim against miniflow_extract()
  * itself).  An IPv4 key is 6 words and an IPv6 key 8 ('n_words'), and the
  * cache keeps them in two tables, of one and two cache lines an entry.
@@ -69,7 +71,7 @@
 #define HEADER_KEY_IPV6_WORDS 8
 #define HEADER_KEY_MAX_WORDS HEADER_KEY_IPV6_WORDS
 
-/* Offsets of the IPv6 and L4 headers in an untagged IPv6 frame. */
+/* Offset of the L4 header in an untagged IPv6 frame. */
 #define HEADER_KEY_IPV6_L4_OFS (ETH_HEADER_LEN + IPV6_HEADER_LEN)
 
 /* Offsets in an untagged frame, and in a header key. */
@@ -101,6 +103,28 @@ header_key_load(const uint8_t *p)
 
     memcpy(&word, p, sizeof word);
     return word;
+}
+
+/* Returns word 'i' of the first bytes of 'frame', whose Ethernet addresses
+ * are followed by 'tag_len' bytes of tag (0 or VLAN_HEADER_LEN), as if the
+ * tag were cut out.  Inlined with 'i' and 'tag_len' constants. */
+static inline ALWAYS_INLINE uint64_t
+header_key_load_untagged(const uint8_t *frame, const int i,
+                         const uint32_t tag_len)
+{
+    static const uint8_t first_half[8] = { [0 ... 3] = 0xff };
+
+    if (i == 0 || !tag_len) {
+        return header_key_load(frame + i * 8);
+    } else if (i == 1) {
+        /* The addresses' last 4 bytes, then the 4 after the tag. */
+        uint64_t half = header_key_load(first_half);
+
+        return ((header_key_load(frame + 8) & half)
+                | (header_key_load(frame + 12) & ~half));
+    } else {
+        return header_key_load(frame + i * 8 + tag_len);
+    }
 }
 
 /* Fills the words of an IPv4 header key from 'frame', which has at least
@@ -139,17 +163,7 @@ header_key_fill_ipv4(uint64_t words[HEADER_KEY_IPV4_WORDS],
     for (int i = 0; i < HEADER_KEY_IPV4_WORDS; i++) {
         uint64_t word, mask;
 
-        if (i == 0 || !tag_len) {
-            word = header_key_load(frame + i * 8);
-        } else if (i == 1) {
-            /* The addresses' last 4 bytes, then the 4 after the tag. */
-            uint64_t half = header_key_load(first_half);
-
-            word = ((header_key_load(frame + 8) & half)
-                    | (header_key_load(frame + 12) & ~half));
-        } else {
-            word = header_key_load(frame + i * 8 + tag_len);
-        }
+        word = header_key_load_untagged(frame, i, tag_len);
         memcpy(&mask, keep + i * 8, sizeof mask);
         word &= mask;
         if (tag_len && i == HEADER_KEY_TAG / 8) {
@@ -236,6 +250,18 @@ header_key_l3_len_ok(uint32_t size, uint32_t l3_ofs, uint32_t l3_len,
             && size - l3_ofs - l3_len <= UINT16_MAX);
 }
 
+/* Sets what header key 'key' holds besides its words, 'n_words' of which
+ * the caller filled: the RSS hash header_key_set_packet() gave 'packet',
+ * and the port it was received on. */
+static inline void
+header_key_finish(struct header_key *key, const struct dp_packet *packet,
+                  odp_port_t in_port, uint32_t n_words)
+{
+    key->hash = dp_packet_get_rss_hash(packet);
+    key->in_port = odp_to_u32(in_port);
+    key->n_words = n_words;
+}
+
 /* header_key_extract() for a frame whose Ethernet addresses are followed by
  * 'tag_len' bytes of tag (0 or VLAN_HEADER_LEN) and then the IPv4 type,
  * which the caller checked, as at least HEADER_KEY_L4_OFS + UDP_HEADER_LEN
@@ -269,42 +295,52 @@ header_key_extract_ipv4(struct header_key *key, struct dp_packet *packet,
     header_key_set_packet(packet, l3_ofs, l4_ofs, tot_len, false);
     header_key_fill_ipv4_frame(key->words, frame, size, tag_len,
                                ip->ip_proto);
-    key->hash = dp_packet_get_rss_hash(packet);
-    key->in_port = odp_to_u32(in_port);
-    key->n_words = HEADER_KEY_IPV4_WORDS;
+    header_key_finish(key, packet, in_port, HEADER_KEY_IPV4_WORDS);
     return true;
 }
 
-/* Fills the words of an IPv6 header key from 'frame', an untagged IPv6
- * frame with a UDP or TCP header (by 'ip_proto') right after the IPv6
- * header, of at least HEADER_KEY_IPV6_L4_OFS + UDP_HEADER_LEN bytes, or of
- * HEADER_KEY_IPV6_L4_OFS + TCP_HEADER_LEN for TCP.  Words 0 to 6 are the
- * frame's first 56 bytes, with the payload length cleared.  Word 7 is the
- * destination port (the 8 bytes from the source port on, all but their
- * bytes 2 and 3 cleared) and, for TCP, the header length and flags (bytes
- * 4 and 5 of the 8 from the TCP header's byte 8).  No load reaches beyond
- * the UDP header or the TCP flags, and each word is stored once, as in
- * header_key_fill_ipv4(). */
-static inline void
+/* Fills the words of an IPv6 header key from 'frame', an IPv6 frame whose
+ * Ethernet addresses are followed by 'tag_len' bytes of tag (0 or
+ * VLAN_HEADER_LEN), with a UDP or TCP header (by 'ip_proto') right after
+ * the IPv6 header, of at least HEADER_KEY_IPV6_L4_OFS + 'tag_len' +
+ * UDP_HEADER_LEN bytes, or + TCP_HEADER_LEN for TCP.  Words 0 to 6 are the
+ * frame's first 56 bytes, as if the tag were cut out, with the payload
+ * length cleared.  Word 7 is the destination port (the 8 bytes from the
+ * source port on, all but their bytes 2 and 3 cleared) and, for TCP, the
+ * header length and flags (bytes 4 and 5 of the 8 from the TCP header's
+ * byte 8).  A tag's TCI goes where the payload length was, and its TPID,
+ * never zero, into word 7's bytes 0 and 1, each in the place it has in the
+ * 8 bytes from the tag on.  No load reaches beyond the UDP header or the
+ * TCP flags, and each word is stored once, as in header_key_fill_ipv4().
+ * Inlined with 'tag_len' a constant. */
+static inline ALWAYS_INLINE void
 header_key_fill_ipv6(uint64_t words[HEADER_KEY_IPV6_WORDS],
-                     const uint8_t *frame, uint8_t ip_proto)
+                     const uint8_t *frame, const uint32_t tag_len,
+                     uint8_t ip_proto)
 {
     static const uint8_t word2_keep[8] = {
         0xff, 0xff,                     /* Traffic class, flow label. */
         0, 0,                           /* Payload length. */
         0xff, 0xff, 0xff, 0xff,         /* Next header, hop limit, source. */
     };
+    static const uint8_t tpid_keep[8] = { [0 ... 1] = 0xff };
+    static const uint8_t tci_keep[8] = { [2 ... 3] = 0xff };
     static const uint8_t dst_port_keep[8] = { [2 ... 3] = 0xff };
     static const uint8_t tcp_ctl_keep[8] = { [4 ... 5] = 0xff };
-    const uint8_t *l4 = frame + HEADER_KEY_IPV6_L4_OFS;
+    const uint8_t *l4 = frame + HEADER_KEY_IPV6_L4_OFS + tag_len;
+    const uint8_t *tag = frame + HEADER_KEY_FRAME_TAG_OFS;
     uint64_t mask, word;
 
     BUILD_ASSERT(HEADER_KEY_IPV6_L4_OFS == 54);
     for (int i = 0; i < HEADER_KEY_IPV6_WORDS - 1; i++) {
-        word = header_key_load(frame + i * 8);
+        word = header_key_load_untagged(frame, i, tag_len);
         if (i == 2) {
             memcpy(&mask, word2_keep, sizeof mask);
             word &= mask;
+            if (tag_len) {
+                memcpy(&mask, tci_keep, sizeof mask);
+                word |= header_key_load(tag) & mask;
+            }
         }
         words[i] = word;
     }
@@ -314,39 +350,65 @@ header_key_fill_ipv6(uint64_t words[HEADER_KEY_IPV6_WORDS],
         memcpy(&mask, tcp_ctl_keep, sizeof mask);
         word |= header_key_load(l4 + 8) & mask;
     }
+    if (tag_len) {
+        memcpy(&mask, tpid_keep, sizeof mask);
+        word |= header_key_load(tag) & mask;
+    }
     words[HEADER_KEY_IPV6_WORDS - 1] = word;
 }
 
-/* header_key_extract() for an untagged frame of the IPv6 type, which the
- * caller checked, as at least HEADER_KEY_IPV6_L4_OFS + UDP_HEADER_LEN
- * bytes. */
-static inline bool
+/* header_key_extract() for a frame whose Ethernet addresses are followed by
+ * 'tag_len' bytes of tag (0 or VLAN_HEADER_LEN) and then the IPv6 type,
+ * which the caller checked, as at least HEADER_KEY_IPV6_L4_OFS + 'tag_len'
+ * + UDP_HEADER_LEN bytes.  Inlined with 'tag_len' a constant. */
+static inline ALWAYS_INLINE bool
 header_key_extract_ipv6(struct header_key *key, struct dp_packet *packet,
-                        odp_port_t in_port, uint16_t *tcp_flags)
+                        odp_port_t in_port, uint16_t *tcp_flags,
+                        const uint32_t tag_len)
 {
     const uint8_t *frame = dp_packet_data(packet);
     uint32_t size = dp_packet_size(packet);
+    const uint32_t l3_ofs = HEADER_KEY_L3_OFS + tag_len;
+    const uint32_t l4_ofs = HEADER_KEY_IPV6_L4_OFS + tag_len;
     const struct ovs_16aligned_ip6_hdr *ip6
-        = (const struct ovs_16aligned_ip6_hdr *) (frame + HEADER_KEY_L3_OFS);
+        = (const struct ovs_16aligned_ip6_hdr *) (frame + l3_ofs);
     uint8_t ip_proto = ip6->ip6_ctlun.ip6_un1.ip6_un1_nxt;
     uint32_t l3_len, l4_len;
 
-    l4_len = header_key_l4_len(frame, size, HEADER_KEY_IPV6_L4_OFS, ip_proto,
-                               tcp_flags);
+    l4_len = header_key_l4_len(frame, size, l4_ofs, ip_proto, tcp_flags);
     l3_len = IPV6_HEADER_LEN + ntohs(ip6->ip6_ctlun.ip6_un1.ip6_un1_plen);
     if (!l4_len
-        || !header_key_l3_len_ok(size, HEADER_KEY_L3_OFS, l3_len,
+        || !header_key_l3_len_ok(size, l3_ofs, l3_len,
                                  IPV6_HEADER_LEN + l4_len)) {
         return false;
     }
 
-    header_key_set_packet(packet, HEADER_KEY_L3_OFS, HEADER_KEY_IPV6_L4_OFS,
-                          l3_len, true);
-    header_key_fill_ipv6(key->words, frame, ip_proto);
-    key->hash = dp_packet_get_rss_hash(packet);
-    key->in_port = odp_to_u32(in_port);
-    key->n_words = HEADER_KEY_IPV6_WORDS;
+    header_key_set_packet(packet, l3_ofs, l4_ofs, l3_len, true);
+    header_key_fill_ipv6(key->words, frame, tag_len, ip_proto);
+    header_key_finish(key, packet, in_port, HEADER_KEY_IPV6_WORDS);
     return true;
+}
+
+/* header_key_extract() for a frame with one tag, of at least
+ * HEADER_KEY_L4_OFS + UDP_HEADER_LEN bytes, which the caller checked. */
+static inline bool
+header_key_extract_tagged(struct header_key *key, struct dp_packet *packet,
+                          odp_port_t in_port, uint16_t *tcp_flags)
+{
+    const struct vlan_eth_header *veth = dp_packet_data(packet);
+    uint32_t size = dp_packet_size(packet);
+
+    if (veth->veth_next_type == htons(ETH_TYPE_IP)
+        && size >= VLAN_ETH_HEADER_LEN + IP_HEADER_LEN + UDP_HEADER_LEN) {
+        return header_key_extract_ipv4(key, packet, in_port, tcp_flags,
+                                       VLAN_HEADER_LEN);
+    }
+    if (veth->veth_next_type == htons(ETH_TYPE_IPV6)
+        && size >= HEADER_KEY_IPV6_L4_OFS + VLAN_HEADER_LEN + UDP_HEADER_LEN) {
+        return header_key_extract_ipv6(key, packet, in_port, tcp_flags,
+                                       VLAN_HEADER_LEN);
+    }
+    return false;
 }
 
 /* If 'packet', just received on 'in_port' with its metadata initialized,
@@ -370,16 +432,12 @@ header_key_extract(struct header_key *key, struct dp_packet *packet,
     if (OVS_LIKELY(eth->eth_type == htons(ETH_TYPE_IP))) {
         return header_key_extract_ipv4(key, packet, in_port, tcp_flags, 0);
     }
-    if (eth_type_vlan(eth->eth_type)
-        && ((const struct vlan_eth_header *) frame)->veth_next_type
-           == htons(ETH_TYPE_IP)
-        && size >= VLAN_ETH_HEADER_LEN + IP_HEADER_LEN + UDP_HEADER_LEN) {
-        return header_key_extract_ipv4(key, packet, in_port, tcp_flags,
-                                       VLAN_HEADER_LEN);
-    }
     if (eth->eth_type == htons(ETH_TYPE_IPV6)
         && size >= HEADER_KEY_IPV6_L4_OFS + UDP_HEADER_LEN) {
-        return header_key_extract_ipv6(key, packet, in_port, tcp_flags);
+        return header_key_extract_ipv6(key, packet, in_port, tcp_flags, 0);
+    }
+    if (eth_type_vlan(eth->eth_type)) {
+        return header_key_extract_tagged(key, packet, in_port, tcp_flags);
     }
     return false;
 }

@@ -22,18 +22,18 @@
  *       frames with and without options, untagged, UDP and TCP frames with
  *       an 802.1Q or 802.1ad tag (a tagged UDP frame of 46 bytes among
  *       them), and IPv6 UDP frames (of 62 bytes, the shortest, and longer)
- *       and TCP frames with and without options, changes each byte in turn
- *       to several values, and each frame's length, and
- *       checks every result and every pair (original, changed) with
- *       header-key-check.h: equal header keys must mean equal miniflows, as
- *       miniflow_extract() computes them, and a frame with a header key
- *       gets miniflow_extract()'s offsets and hash.  Prints, per frame, how
+ *       and TCP frames with and without options, untagged and tagged,
+ *       changes each byte in turn to several values, and each frame's
+ *       length, and checks every result and every pair (original, changed)
+ *       with header-key-check.h: equal header keys must mean equal
+ *       miniflows, as miniflow_extract() computes them, and a frame with a
+ *       header key gets miniflow_extract()'s offsets and hash.  Prints, per frame, how
  *       many changed frames kept a header key and how many kept the same
  *       one, so that a check that compared nothing would show.
  *
  *   test-header-key shapes
- *       Checks that frames of every other shape (two tags, IPv6 tagged or
- *       with an extension header, fragments, IPv4 options, ICMP, short or
+ *       Checks that frames of every other shape (two tags, IPv6 with an
+ *       extension header, fragments, IPv4 options, ICMP, short or
  *       inconsistent lengths, not Ethernet) get no header key, that a frame
  *       and its tagged copy get two keys, and the same frame from two ports
  *       two keys. */
@@ -167,7 +167,7 @@ test_frame_tag(struct test_frame *f, const struct test_frame *src,
 }
 
 /* Number of frames the mutations start from. */
-#define TEST_N_FRAMES 11
+#define TEST_N_FRAMES 14
 
 /* The frames the mutations start from. */
 static size_t
@@ -199,6 +199,12 @@ test_frames(struct test_frame frames[TEST_N_FRAMES])
     test_tcp(tcp, 8);
     test_frame_ipv6(&frames[10], "ipv6 tcp with options", IPPROTO_TCP, tcp,
                     32, 0);
+    test_frame_tag(&frames[11], &frames[7], "802.1q ipv6 udp",
+                   ETH_TYPE_VLAN_8021Q, 0x300a);
+    test_frame_tag(&frames[12], &frames[9], "802.1ad ipv6 tcp",
+                   ETH_TYPE_VLAN_8021AD, 0x0064);
+    test_frame_tag(&frames[13], &frames[8], "802.1q ipv6 udp of 66 bytes",
+                   ETH_TYPE_VLAN_8021Q, 0x0fff);
     return TEST_N_FRAMES;
 }
 
@@ -318,13 +324,13 @@ test_no_key_cut_ipv4(const struct test_frame *src, const char *name,
     test_no_key_cut(src, name, l3_ofs + 2, l3_ofs, len);
 }
 
-/* Checks test_no_key_cut() for untagged IPv6 frame 'src'. */
+/* Checks test_no_key_cut() for IPv6 frame 'src', whose IPv6 header starts
+ * at 'l3_ofs'. */
 static void
 test_no_key_cut_ipv6(const struct test_frame *src, const char *name,
-                     size_t len)
+                     size_t l3_ofs, size_t len)
 {
-    test_no_key_cut(src, name, ETH_HEADER_LEN + 4,
-                    ETH_HEADER_LEN + IPV6_HEADER_LEN, len);
+    test_no_key_cut(src, name, l3_ofs + 4, l3_ofs + IPV6_HEADER_LEN, len);
 }
 
 /* Gets the header key of frame 'f', received on 'in_port' as a packet of
@@ -367,10 +373,28 @@ test_ports_and_types(const struct test_frame *f)
     printf("%s: no header key as an IPv4 packet\n", f->name);
 }
 
+/* Checks that frames 'a' and 'b', which have different miniflows, get two
+ * different header keys. */
+static void
+test_two_keys(const struct test_frame *a, const struct test_frame *b)
+{
+    enum header_key_pair pair;
+    char *error;
+
+    pair = header_key_check_pair(a->bytes, a->len, b->bytes, b->len,
+                                 u32_to_odp(1), &error);
+    test_check_error(error, b, a->name);
+    if (pair != HEADER_KEY_PAIR_DIFFERENT) {
+        test_fail("%s and %s: not two header keys (%d)", a->name, b->name,
+                  pair);
+    }
+    printf("%s and %s: two header keys\n", a->name, b->name);
+}
+
 static void
 test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 {
-    struct test_frame frames[TEST_N_FRAMES], f;
+    struct test_frame frames[TEST_N_FRAMES], f, g;
     enum header_key_pair pair;
     uint8_t tcp[TCP_HEADER_LEN];
     char *error;
@@ -441,8 +465,8 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     test_no_key_cut_ipv4(&frames[1], "tcp frame of 53 bytes", ETH_HEADER_LEN,
                          53);
 
-    test_frame_tag(&f, &frames[7], "802.1q ipv6 udp", ETH_TYPE_VLAN_8021Q,
-                   0x000a);
+    test_frame_tag(&f, &frames[11], "two tags, ipv6", ETH_TYPE_VLAN_8021AD,
+                   0x0064);
     test_no_key(&f);
 
     test_frame_ipv6(&f, "ipv6 hop-by-hop options", IPPROTO_HOPOPTS,
@@ -479,8 +503,14 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     f.bytes[ETH_HEADER_LEN + 5] = 31;
     test_no_key(&f);
 
-    test_no_key_cut_ipv6(&frames[8], "ipv6 udp frame of 61 bytes", 61);
-    test_no_key_cut_ipv6(&frames[9], "ipv6 tcp frame of 73 bytes", 73);
+    test_no_key_cut_ipv6(&frames[8], "ipv6 udp frame of 61 bytes",
+                         ETH_HEADER_LEN, 61);
+    test_no_key_cut_ipv6(&frames[9], "ipv6 tcp frame of 73 bytes",
+                         ETH_HEADER_LEN, 73);
+    test_no_key_cut_ipv6(&frames[13], "tagged ipv6 udp frame of 65 bytes",
+                         VLAN_ETH_HEADER_LEN, 65);
+    test_no_key_cut_ipv6(&frames[12], "tagged ipv6 tcp frame of 77 bytes",
+                         VLAN_ETH_HEADER_LEN, 77);
 
     pair = header_key_check_pair(frames[0].bytes, frames[0].len,
                                  frames[0].bytes, frames[0].len,
@@ -491,18 +521,19 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     }
     printf("udp: the same header key twice\n");
 
-    pair = header_key_check_pair(frames[0].bytes, frames[0].len,
-                                 frames[4].bytes, frames[4].len,
-                                 u32_to_odp(1), &error);
-    test_check_error(error, &frames[4], "untagged");
-    if (pair != HEADER_KEY_PAIR_DIFFERENT) {
-        test_fail("udp and 802.1q udp: not two header keys (%d)", pair);
-    }
-    printf("udp and 802.1q udp: two header keys\n");
+    test_two_keys(&frames[0], &frames[4]);
+    test_two_keys(&frames[7], &frames[11]);
+    test_frame_tag(&f, &frames[7], "802.1q ipv6 udp, tci 0",
+                   ETH_TYPE_VLAN_8021Q, 0);
+    test_two_keys(&frames[7], &f);
+    test_frame_tag(&g, &frames[7], "802.1ad ipv6 udp, tci 0",
+                   ETH_TYPE_VLAN_8021AD, 0);
+    test_two_keys(&f, &g);
 
     test_ports_and_types(&frames[0]);
     test_ports_and_types(&frames[4]);
     test_ports_and_types(&frames[7]);
+    test_ports_and_types(&frames[11]);
 }
 
 int

@@ -775,6 +775,13 @@ def seeds_header_key(top):
     write(top, t, "ipv6-tcp", record(1, Ether(**MAC) / IPv6(fl=5) /
                                      TCP(sport=1234, dport=80, flags="A")) +
           ipv6 + edits(0, (67, 0x02)) + edits(0, (66, 0x10)))
+    # Tagged IPv6: the TPID made 802.1ad, the TCI, the type after the tag
+    # made IPv4, the payload length, a port; a tag's worth of length less.
+    write(top, t, "vlan-ipv6", record(1, Ether(**MAC) / Dot1Q(vlan=10) /
+                                      IPv6() / UDP()) +
+          edits(0, (12, 0x09), (13, 0xa8)) + edits(0, (15, 0x01)) +
+          edits(0, (16, 0x8e), (17, 0xdd)) + edits(0, (23, 0x01)) +
+          edits(0, (61, 0x01)) + edits(-4))
     write(top, t, "fragment", record(1, fragment(
         Ether(**MAC) / IP(src="10.0.0.1", dst="10.0.0.2") / UDP() /
         (b"y" * 64), fragsize=32)[0]) + edits(0, (20, 0x20)))
