@@ -65,9 +65,9 @@
 #define HEADER_KEY_IPV4_BYTES 48
 #define HEADER_KEY_IPV4_WORDS (HEADER_KEY_IPV4_BYTES / 8)
 
-/* Words of an IPv6 header key: the frame's first 56 bytes (Ethernet, and
- * IPv6 up to the destination address's last 6 bytes), then one word for
- * the rest of the address, the ports and the TCP flags. */
+/* Words of an IPv6 header key: the frame's first 56 bytes (Ethernet, IPv6
+ * and the source port), then one word for the destination port and the
+ * TCP flags. */
 #define HEADER_KEY_IPV6_WORDS 8
 #define HEADER_KEY_MAX_WORDS HEADER_KEY_IPV6_WORDS
 
