@@ -11,13 +11,17 @@
  *   other change marks the key stale, and it is extracted again before it
  *   is needed (a recirculation or an upcall).
  * - Every output but the last sends a clone; sample, clone and
- *   check_pkt_len run their lists on a clone unless they are last.  A list
- *   that may change the key runs on a copy of it, in this CPU's key slots
- *   (one per nesting level up to OVSP_KEY_SLOTS), or else is deferred to
+ *   check_pkt_len run their lists on a clone unless they are last.  A
+ *   nested list runs one level deeper, on a copy of the key in this CPU's
+ *   key slot for the level unless it is last or changes no key, while the
+ *   level has a slot (up to OVSP_KEY_SLOTS); past that it is deferred to
  *   this CPU's FIFO, which the outermost level runs once its own actions
- *   are done.  Recirculation always takes a copy.  A full FIFO drops the
- *   packet, logged; recursion deeper than OVSP_RECURSION_LIMIT drops it,
- *   logged.
+ *   are done.
+ *   Recirculation takes a copy and re-enters the datapath the same way.
+ *   So the C recursion is bounded by the level, not by how deep the lists
+ *   nest (utilities/check-stack.py checks its stack use).  A full FIFO
+ *   drops the packet, logged; recursion deeper than OVSP_RECURSION_LIMIT
+ *   drops it, logged.
  *
  * Per CPU: the level, the key slots and the FIFO are this CPU's; the
  * caller has BHs disabled, so nothing else runs on the CPU meanwhile.
@@ -140,9 +144,43 @@ static struct ovsp_list_ref ovsp_list_of(const struct ovsp_exec_ctx *x,
 	};
 }
 
+/* Queues 'skb' with a copy of 'ks' on this CPU's FIFO, to run list 'list'
+ * (or, if NULL, to recirculate with 'recirc_id') once the outermost level
+ * is done.  Consumes 'skb'.  Returns 0. */
+static int ovsp_defer(struct ovsp_exec_cpu *cpu, const struct ovsp_exec_ctx *x,
+		      struct sk_buff *skb, const struct ovsp_key_state *ks,
+		      const struct ovsp_list_ref *list, u32 recirc_id)
+{
+	struct ovsp_deferred *d;
+
+	if (cpu->head >= OVSP_DEFERRED_FIFO_SIZE) {
+		kfree_skb(skb);
+		net_warn_ratelimited("ovs_percpu: deferred action limit reached, dropped a %s\n",
+				     list ? "nested action list" : "recirculation");
+		return 0;
+	}
+	d = &cpu->fifo[cpu->head++];
+	d->skb = skb;
+	d->ctx = *x;
+	d->recirc = !list;
+	if (list)
+		d->list = *list;
+	d->key_valid = ks->valid;
+	d->key = *ks->key;
+	if (!list)
+		d->key.meta.recirc_id = recirc_id;
+	return 0;
+}
+
 /* Runs list 'h' (or, if NULL, recirculates with 'recirc_id') on 'skb',
  * or on a clone unless 'last', with 'ks' or a copy of it as the list
- * needs.  Consumes 'skb' if 'last'.  Returns 0 or a negative errno. */
+ * needs.  Consumes 'skb' if 'last'.  Returns 0 or a negative errno.
+ *
+ * The C recursion stays bounded by the level, whatever the nesting that
+ * validation allows (OVSP_ACTIONS_MAX_DEPTH): every nested list and every
+ * recirculation runs one level deeper, directly while the level has a key
+ * slot, else from the FIFO once the outermost level is done.  So one
+ * ovsp_exec_list() frame per level at most (utilities/check-stack.py). */
 static int ovsp_exec_nested(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 			    struct ovsp_key_state *ks,
 			    const struct ovsp_act_list *h, u32 recirc_id,
@@ -150,55 +188,38 @@ static int ovsp_exec_nested(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 {
 	struct ovsp_exec_cpu *cpu = this_cpu_ptr(ovsp_exec_cpus);
 	struct ovsp_list_ref list = { NULL, 0, NULL, 0 };
-	struct ovsp_deferred *d;
+	struct ovsp_key_state copy;
+	int err;
 
 	if (!last) {
 		skb = skb_clone(skb, GFP_ATOMIC);
 		if (!skb)
 			return 0;	/* The copy is lost, not the packet. */
 	}
-	if (h) {
+	if (h)
 		list = ovsp_list_of(x, h);
-		if (last || h->flags & OVSP_ACT_LIST_KEEPS_KEY)
-			return ovsp_exec_list(x, skb, ks, &list);
-	}
+	if (cpu->level > OVSP_KEY_SLOTS)
+		return ovsp_defer(cpu, x, skb, ks, h ? &list : NULL, recirc_id);
 
-	if (cpu->level <= OVSP_KEY_SLOTS) {
-		struct ovsp_key_state copy = {
-			.key = &cpu->keys[cpu->level - 1],
-			.valid = ks->valid,
-		};
-		int err;
-
+	/* This level's key slot, unless the list keeps the key or is last:
+	 * then it runs on 'ks' itself, which nothing after it needs
+	 * changed. */
+	if (!h || !(last || h->flags & OVSP_ACT_LIST_KEEPS_KEY)) {
+		copy.key = &cpu->keys[cpu->level - 1];
+		copy.valid = ks->valid;
 		*copy.key = *ks->key;
-		if (!h) {
-			copy.key->meta.recirc_id = recirc_id;
-			ovsp_dp_process_packet(skb, copy.key);
-			return 0;
-		}
-		/* Deeper lists use the next slot. */
-		cpu->level++;
-		err = ovsp_exec_list(x, skb, &copy, &list);
-		cpu->level--;
-		return err;
+		ks = &copy;
 	}
-
-	if (cpu->head >= OVSP_DEFERRED_FIFO_SIZE) {
-		kfree_skb(skb);
-		net_warn_ratelimited("ovs_percpu: deferred action limit reached, dropped a %s\n",
-				     h ? "nested action list" : "recirculation");
+	if (!h) {
+		/* ovsp_actions_execute() raises the level. */
+		ks->key->meta.recirc_id = recirc_id;
+		ovsp_dp_process_packet(skb, ks->key);
 		return 0;
 	}
-	d = &cpu->fifo[cpu->head++];
-	d->skb = skb;
-	d->ctx = *x;
-	d->list = list;
-	d->recirc = !h;
-	d->key_valid = ks->valid;
-	d->key = *ks->key;
-	if (!h)
-		d->key.meta.recirc_id = recirc_id;
-	return 0;
+	cpu->level++;
+	err = ovsp_exec_list(x, skb, ks, &list);
+	cpu->level--;
+	return err;
 }
 
 /* Runs this CPU's deferred actions, in order, until none is left. */

@@ -41,6 +41,7 @@ TESTSUITE_AT = \
 	tests/system-ovn.at \
 	tests/percpu-kernel.at \
 	tests/percpu-kernel-flow.at \
+	tests/percpu-kernel-hostile.at \
 	tests/kernel-ovs-ipip.at \
 	tests/kernel-ipip.at \
 	tests/percpu-install.at
@@ -54,7 +55,8 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/iperf3-intervals.py tests/afpacket-big-frames.py \
 	tests/afpacket-miss-flood.py tests/hostile-traffic.py \
 	tests/kernel-netlink-fuzz.py tests/kernel-ipip-link.py \
-	tests/qemu/guest-common.sh \
+	tests/kernel-netlink-check.py tests/ovs_netlink.py \
+	tests/qemu/guest-common.sh tests/qemu/unprivileged.py \
 	tests/qemu/ipip-guest.sh tests/qemu/ipip-guest-init.sh \
 	tests/qemu/kernel-guest.sh tests/qemu/kernel-guest-init.sh \
 	tests/qemu/kernel-guest-pid1.pl tests/qemu/kernel-guest-run.sh \

@@ -1,0 +1,426 @@
+#! /usr/bin/python3
+# Copyright (c) 2026 ovs-percpu authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at:
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Crafted requests to the OVS families, and what the module must answer.
+
+Usage: kernel-netlink-check.py CHECK [ARG]...
+
+Each CHECK creates a datapath of its own in the current network namespace
+(run it in a new user and network namespace to be an unprivileged user:
+tests/percpu-kernel-hostile.at does), sends requests that ovs-vswitchd
+would not send but any user could, and prints one line per result, so
+that the test compares them with what Linux's openvswitch.ko answers:
+
+  nested        EXECUTE and flows whose nested action lists (clone, sample,
+                check_pkt_len) are 16 deep, with recirculations between
+                flows: the upcalls that arrive, and the module still
+                answering.
+  egress-tun DEV
+                userspace(tunnel_out_port) after set(tunnel(...)) with
+                Geneve options of 0 to 252 bytes, DEV a collect_md geneve
+                device: the options of every upcall's
+                OVS_PACKET_ATTR_EGRESS_TUN_KEY against those set.
+  flow-ids      NEW, SET, GET and DEL that name a flow by UFID or by key,
+                against flows with and without UFIDs and with wildcards.
+  port-limits   port numbers at and past the last one.
+  trunc         trunc() followed by actions that change the length, and
+                an upcall: the length that reaches userspace.
+  vport-dump    one vport dump of a datapath with one port.
+
+Only the standard library is used.  Exit status: 0 when every request got
+an answer (the lines printed say which), 1 otherwise.
+"""
+
+import os
+import select
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ovs_netlink import *  # noqa: E402,F403
+
+
+def frame(payload=bytes(46)):
+    """A broadcast Ethernet frame of a local experimental Ethertype."""
+    return b"\xff" * 6 + b"\x02\0\0\0\0\1" + be16(0x88b5) + payload
+
+
+def exec_key(in_port=OVSP_LOCAL):
+    """The EXECUTE key of frame()."""
+    return [attr(K_IN_PORT, u32(in_port)),
+            attr(K_ETHERNET, b"\x02\0\0\0\0\1" + b"\xff" * 6),
+            attr(K_ETHERTYPE, be16(0x88b5))]
+
+
+def flow_key(recirc_id=0, dst=b"\xff" * 6):
+    """A flow key for frame() after 'recirc_id' recirculations."""
+    return [attr(K_RECIRC_ID, u32(recirc_id)),
+            attr(K_IN_PORT, u32(OVSP_LOCAL)),
+            attr(K_ETHERNET, b"\x02\0\0\0\0\1" + dst),
+            attr(K_ETHERTYPE, be16(0x88b5))]
+
+
+def flow_mask(ethernet=b"\0" * 12):
+    """A mask that matches recirc_id, in_port and the Ethertype exactly,
+    and of the Ethernet addresses the bits of 'ethernet'."""
+    return [attr(K_RECIRC_ID, u32(0xffffffff)),
+            attr(K_IN_PORT, u32(0xffffffff)),
+            attr(K_ETHERNET, ethernet),
+            attr(K_ETHERTYPE, be16(0xffff))]
+
+
+def userspace(pid, userdata=None, egress_port=None):
+    u = [attr(U_PID, u32(pid))]
+    if userdata is not None:
+        u.append(attr(U_USERDATA, userdata))
+    if egress_port is not None:
+        u.append(attr(U_EGRESS_TUN_PORT, u32(egress_port)))
+    return attr(A_USERSPACE, u)
+
+
+def nest(kind, inner, depth):
+    """'inner' (a list of actions) inside 'depth' lists of 'kind', each
+    the only action of its list."""
+    for _ in range(depth):
+        if kind == "clone":
+            inner = [attr(A_CLONE, inner)]
+        elif kind == "sample":
+            inner = [attr(A_SAMPLE, [attr(S_PROBABILITY, u32(0xffffffff)),
+                                     attr(S_ACTIONS, inner)])]
+        else:
+            # Every frame is longer than 1 byte: the greater branch.
+            inner = [attr(A_CHECK_PKT_LEN,
+                          [attr(C_PKT_LEN, u16(1)),
+                           attr(C_GREATER, inner),
+                           attr(C_LESS_EQUAL, [])])]
+    return inner
+
+
+class Datapath:
+    """A datapath of this namespace, with a request socket and an upcall
+    socket."""
+
+    def __init__(self, name):
+        self.nl = Netlink()
+        self.up = Netlink()
+        self.name = name
+        self.nl.ovs(DP_FAMILY, DP_VERSION, OVS_DP_CMD_DEL, 0,
+                    [attr(OVS_DP_ATTR_NAME, name.encode() + b"\0")])
+        err, replies, ifindexes = self.nl.ovs(
+            DP_FAMILY, DP_VERSION, OVS_DP_CMD_NEW, 0,
+            [attr(OVS_DP_ATTR_NAME, name.encode() + b"\0"),
+             attr(OVS_DP_ATTR_UPCALL_PID, u32(self.up.pid)),
+             attr(OVS_DP_ATTR_USER_FEATURES, u32(OVS_DP_F_UNALIGNED))],
+            NLM_F_ACK | NLM_F_ECHO)
+        if err:
+            sys.exit("cannot create datapath %s: errno %d" % (name, err))
+        self.ifindex = ifindexes[0]
+
+    def delete(self):
+        self.nl.ovs(DP_FAMILY, DP_VERSION, OVS_DP_CMD_DEL, self.ifindex, [])
+
+    def flow(self, cmd, attrs, flags=NLM_F_ACK):
+        err, replies, _ = self.nl.ovs(FLOW_FAMILY, FLOW_VERSION, cmd,
+                                      self.ifindex, attrs, flags)
+        return err, replies
+
+    def vport(self, cmd, attrs, flags=NLM_F_ACK):
+        err, replies, _ = self.nl.ovs(VPORT_FAMILY, VPORT_VERSION, cmd,
+                                      self.ifindex, attrs, flags)
+        return err, replies
+
+    def execute(self, actions, packet=None, key=None):
+        err, _, _ = self.nl.ovs(
+            PACKET_FAMILY, PACKET_VERSION, OVS_PACKET_CMD_EXECUTE,
+            self.ifindex,
+            [attr(OVS_PACKET_ATTR_PACKET, packet or frame()),
+             attr(OVS_PACKET_ATTR_KEY, key or exec_key()),
+             attr(OVS_PACKET_ATTR_ACTIONS, actions)])
+        return err
+
+    def upcalls(self, wait=1.0):
+        """Every upcall that arrives within 'wait' seconds of the last."""
+        out = []
+        while select.select([self.up.sock], [], [], wait)[0]:
+            out += parse_upcall(self.up.sock.recv(1 << 20))
+        return out
+
+    def alive(self):
+        err, _, _ = self.nl.ovs(DP_FAMILY, DP_VERSION, OVS_DP_CMD_GET,
+                                self.ifindex, [])
+        return err == 0
+
+
+def errname(err):
+    return "ok" if not err else os.strerror(err)
+
+
+def check_nested(dp):
+    """Nesting 16 deep runs to its end or is dropped, never overflows."""
+    pid = dp.up.pid
+    for kind in ("clone", "sample", "check_pkt_len"):
+        err = dp.execute(nest(kind, [userspace(pid, b"deep")], 16))
+        ups = dp.upcalls()
+        got = [u for u in ups if u[1].get(OVS_PACKET_ATTR_USERDATA) ==
+               b"deep"]
+        print("%s 16 deep, last: execute %s, upcalls %d"
+              % (kind, errname(err), len(got)))
+        # Not last: an output to the local port after it.
+        err = dp.execute(nest(kind, [userspace(pid, b"deep")], 16)
+                         + [attr(A_OUTPUT, u32(OVSP_LOCAL))])
+        got = [u for u in dp.upcalls() if
+               u[1].get(OVS_PACKET_ATTR_USERDATA) == b"deep"]
+        print("%s 16 deep, then output: execute %s, upcalls %d"
+              % (kind, errname(err), len(got)))
+
+    # Recirculation between flows, each a 16-deep chain of clones: the
+    # packet goes through recirc_ids 1, 2 and 3 and reaches 4, whose flow
+    # sends it up, or a full deferred-action FIFO drops it (as Linux's).
+    for depth in (2, 16):
+        dp.flow(OVS_FLOW_CMD_DEL, [])
+        for rid in (1, 2, 3):
+            err, _ = dp.flow(OVS_FLOW_CMD_NEW, [
+                attr(OVS_FLOW_ATTR_KEY, flow_key(rid)),
+                attr(OVS_FLOW_ATTR_MASK, flow_mask()),
+                attr(OVS_FLOW_ATTR_ACTIONS,
+                     nest("clone", [attr(A_RECIRC, u32(rid + 1))], depth))])
+            if err:
+                print("flow for recirc_id %d: %s" % (rid, errname(err)))
+        dp.flow(OVS_FLOW_CMD_NEW, [
+            attr(OVS_FLOW_ATTR_KEY, flow_key(4)),
+            attr(OVS_FLOW_ATTR_MASK, flow_mask()),
+            attr(OVS_FLOW_ATTR_ACTIONS, [userspace(pid, b"recirc4")])])
+        for _ in range(3):
+            err = dp.execute(nest("clone", [attr(A_RECIRC, u32(1))], depth))
+        got = [u for u in dp.upcalls() if
+               u[1].get(OVS_PACKET_ATTR_USERDATA) == b"recirc4"]
+        print("recirculations over %d-deep clones: execute %s, "
+              "upcalls from recirc_id 4: %d of 3"
+              % (depth, errname(err), len(got)))
+    print("datapath answers: %s" % dp.alive())
+
+
+def geneve_options(length):
+    """Geneve options of 'length' bytes (a multiple of 4, at most 252):
+    options of at most 124 data bytes, each byte its offset."""
+    out = b""
+    while len(out) < length:
+        data = min(length - len(out) - 4, 124)
+        body = bytes((len(out) + 4 + i) & 0xff for i in range(data))
+        out += be16(0x0102) + u8(len(out) // 4) + u8(data // 4) + body
+    return out
+
+
+def check_egress_tun(dp, devname):
+    """The egress tunnel key of an upcall carries the options set, and
+    nothing else."""
+    err, replies = dp.vport(OVS_VPORT_CMD_NEW, [
+        attr(OVS_VPORT_ATTR_NAME, devname.encode() + b"\0"),
+        attr(OVS_VPORT_ATTR_TYPE, u32(OVS_VPORT_TYPE_NETDEV)),
+        attr(OVS_VPORT_ATTR_UPCALL_PID, u32(dp.up.pid))],
+        NLM_F_ACK | NLM_F_ECHO)
+    if err:
+        sys.exit("cannot add %s: %s" % (devname, errname(err)))
+    port = get_u32(replies[0][OVS_VPORT_ATTR_PORT_NO])
+    for length in (0, 4, 64, 128, 252):
+        opts = geneve_options(length)
+        tunnel = [attr(T_ID, be64(5)), attr(T_IPV4_SRC, be32(0x0a090001)),
+                  attr(T_IPV4_DST, be32(0x0a090002)), attr(T_TTL, u8(64))]
+        if opts:
+            tunnel.append(attr(T_GENEVE_OPTS, opts))
+        err = dp.execute([attr(A_SET, [attr(K_TUNNEL, tunnel)]),
+                          userspace(dp.up.pid, b"egress", port)])
+        ups = [u for u in dp.upcalls() if
+               u[1].get(OVS_PACKET_ATTR_USERDATA) == b"egress"]
+        keys = [nested(u[1][OVS_PACKET_ATTR_EGRESS_TUN_KEY]) for u in ups
+                if OVS_PACKET_ATTR_EGRESS_TUN_KEY in u[1]]
+        got = [b"".join(v for t, v in k if t == T_GENEVE_OPTS)
+               for k in keys]
+        print("geneve options of %d bytes: execute %s, upcalls %d, "
+              "egress keys %d, options as set: %s"
+              % (length, errname(err), len(ups), len(keys),
+                 bool(got) and all(g == opts for g in got)))
+    # Past the port numbers: refused when the actions are validated.
+    for bad in (0xffff, 0x10000, 0x10000 + port):
+        err = dp.execute([userspace(dp.up.pid, b"egress", bad)])
+        print("tunnel_out_port %d: %s" % (bad, errname(err)))
+
+
+def ufid(n):
+    return attr(OVS_FLOW_ATTR_UFID, struct.pack("=IIII", n, 0, 0, 0))
+
+
+def output(port):
+    return [attr(A_OUTPUT, u32(port))]
+
+
+def actions_of(dp, attrs):
+    """The actions GET returns for the flow 'attrs' name, or the errno."""
+    err, replies = dp.flow(OVS_FLOW_CMD_GET, attrs)
+    if err:
+        return errname(err)
+    acts = nested(replies[0].get(OVS_FLOW_ATTR_ACTIONS, b""))
+    return ",".join("%d:%d" % (t, get_u32(v)) for t, v in acts)
+
+
+def check_flow_ids(dp):
+    """Flows are named by UFID, or by the key they were put with."""
+    k1, k2 = flow_key(0, b"\xff" * 6), flow_key(0, b"\x02\0\0\0\0\2")
+    mask = flow_mask(b"\0" * 6 + b"\xff" * 6)
+    new = OVS_FLOW_CMD_NEW
+
+    err, _ = dp.flow(new, [ufid(1), attr(OVS_FLOW_ATTR_KEY, k1),
+                           attr(OVS_FLOW_ATTR_MASK, mask),
+                           attr(OVS_FLOW_ATTR_ACTIONS, output(1))])
+    print("NEW ufid 1, key 1: %s" % errname(err))
+    err, _ = dp.flow(new, [ufid(1), attr(OVS_FLOW_ATTR_KEY, k2),
+                           attr(OVS_FLOW_ATTR_MASK, mask),
+                           attr(OVS_FLOW_ATTR_ACTIONS, output(2))])
+    print("NEW ufid 1, key 2: %s" % errname(err))
+    err, _ = dp.flow(new, [ufid(1), attr(OVS_FLOW_ATTR_KEY, k2),
+                           attr(OVS_FLOW_ATTR_MASK, mask),
+                           attr(OVS_FLOW_ATTR_ACTIONS, output(2))],
+                     NLM_F_ACK | NLM_F_CREATE)
+    print("NEW ufid 1, key 2, create: %s" % errname(err))
+    err, _ = dp.flow(OVS_FLOW_CMD_SET, [
+        ufid(1), attr(OVS_FLOW_ATTR_KEY, k2), attr(OVS_FLOW_ATTR_MASK, mask),
+        attr(OVS_FLOW_ATTR_ACTIONS, output(2))])
+    print("SET ufid 1, key 2: %s" % errname(err))
+    print("ufid 1 actions: %s" % actions_of(dp, [ufid(1)]))
+    err, _ = dp.flow(new, [ufid(1), attr(OVS_FLOW_ATTR_KEY, k1),
+                           attr(OVS_FLOW_ATTR_MASK, mask),
+                           attr(OVS_FLOW_ATTR_ACTIONS, output(3))])
+    print("NEW ufid 1, key 1 again: %s" % errname(err))
+    print("ufid 1 actions: %s" % actions_of(dp, [ufid(1)]))
+    err, _ = dp.flow(OVS_FLOW_CMD_SET, [ufid(1),
+                                        attr(OVS_FLOW_ATTR_CLEAR, b"")])
+    print("SET ufid 1 alone, clear: %s" % errname(err))
+    err, _ = dp.flow(OVS_FLOW_CMD_SET, [ufid(1),
+                                        attr(OVS_FLOW_ATTR_ACTIONS,
+                                             output(4))])
+    print("SET ufid 1 with actions but no key: %s" % errname(err))
+
+    # A flow without a UFID that wildcards the destination: named by the
+    # key it was put with, never by a key it merely matches.
+    wide = flow_key(7, b"\xff" * 6)
+    wide_mask = flow_mask(b"\0" * 12)
+    err, _ = dp.flow(new, [attr(OVS_FLOW_ATTR_KEY, wide),
+                           attr(OVS_FLOW_ATTR_MASK, wide_mask),
+                           attr(OVS_FLOW_ATTR_ACTIONS, output(5))])
+    print("NEW key 7 wildcarded: %s" % errname(err))
+    narrow = flow_key(7, b"\x02\0\0\0\0\2")
+    for name, cmd, extra in (
+            ("GET", OVS_FLOW_CMD_GET, []),
+            ("SET", OVS_FLOW_CMD_SET,
+             [attr(OVS_FLOW_ATTR_ACTIONS, output(6))]),
+            ("DEL", OVS_FLOW_CMD_DEL, [])):
+        err, _ = dp.flow(cmd, [attr(OVS_FLOW_ATTR_KEY, narrow)] + extra)
+        print("%s by a key the flow matches: %s" % (name, errname(err)))
+    print("key 7 actions: %s"
+          % actions_of(dp, [attr(OVS_FLOW_ATTR_KEY, wide)]))
+    err, _ = dp.flow(OVS_FLOW_CMD_SET, [
+        attr(OVS_FLOW_ATTR_KEY, wide), attr(OVS_FLOW_ATTR_MASK, wide_mask),
+        attr(OVS_FLOW_ATTR_ACTIONS, output(6))])
+    print("SET by the key it was put with: %s" % errname(err))
+    err, _ = dp.flow(OVS_FLOW_CMD_DEL, [attr(OVS_FLOW_ATTR_KEY, wide)])
+    print("DEL by the key it was put with: %s" % errname(err))
+    err, replies = dp.flow(OVS_FLOW_CMD_GET, [], NLM_F_DUMP)
+    print("flows left: %d" % len(replies))
+
+
+def check_port_limits(dp):
+    """Port 65535 means none: no vport takes it, no action names it."""
+    for port_no in (65534, 65535, 65536):
+        name = "p%d" % port_no
+        err, _ = dp.vport(OVS_VPORT_CMD_NEW, [
+            attr(OVS_VPORT_ATTR_NAME, name.encode() + b"\0"),
+            attr(OVS_VPORT_ATTR_TYPE, u32(OVS_VPORT_TYPE_INTERNAL)),
+            attr(OVS_VPORT_ATTR_PORT_NO, u32(port_no)),
+            attr(OVS_VPORT_ATTR_UPCALL_PID, u32(dp.up.pid))])
+        print("vport number %d: %s" % (port_no, errname(err)))
+    for port_no in (65534, 65535, 65536):
+        err = dp.execute(output(port_no))
+        print("output to %d: %s" % (port_no, errname(err)))
+    # EXECUTE without IN_PORT enters on the local port, never on 65535.
+    err = dp.execute([userspace(dp.up.pid, b"noport")],
+                     key=exec_key()[1:])
+    got = [u for u in dp.upcalls() if
+           u[1].get(OVS_PACKET_ATTR_USERDATA) == b"noport"]
+    ports = [get_u32(v) for u in got
+             for t, v in nested(u[1][OVS_PACKET_ATTR_KEY])
+             if t == K_IN_PORT]
+    print("execute without in_port: %s, upcalls %d, in_port %s"
+          % (errname(err), len(got), ports or "none"))
+
+
+def check_trunc(dp):
+    """trunc() cuts at the upcall to its max_len, whatever the actions
+    between did to the length, and never below the Ethernet header."""
+    pid = dp.up.pid
+    cases = (("trunc(60)", [attr(A_TRUNC, u32(60))]),
+             ("trunc(60),push_vlan", [attr(A_TRUNC, u32(60)),
+                                      attr(A_PUSH_VLAN, be16(0x8100) +
+                                           be16(0x1000 | 5))]),
+             ("trunc(60),pop_eth,push_eth",
+              [attr(A_TRUNC, u32(60)), attr(A_POP_ETH, b""),
+               attr(A_PUSH_ETH, b"\x02\0\0\0\0\3" + b"\x02\0\0\0\0\4")]),
+             ("trunc(14)", [attr(A_TRUNC, u32(14))]),
+             ("trunc(13)", [attr(A_TRUNC, u32(13))]))
+    for name, acts in cases:
+        err = dp.execute(acts + [userspace(pid, b"trunc")],
+                         packet=frame(bytes(86)))
+        got = [u for u in dp.upcalls() if
+               u[1].get(OVS_PACKET_ATTR_USERDATA) == b"trunc"]
+        lens = ["%d of %s" % (len(u[1][OVS_PACKET_ATTR_PACKET]),
+                              get_u32(u[1][OVS_PACKET_ATTR_LEN])
+                              if OVS_PACKET_ATTR_LEN in u[1] else "-")
+                for u in got]
+        print("%s on 100 bytes: execute %s, upcall %s"
+              % (name, errname(err), ", ".join(lens) or "none"))
+
+
+def check_vport_dump(dp):
+    """One vport dump of a datapath with one port (the kernel's side of
+    its cost is the test's to count)."""
+    err, replies = dp.vport(OVS_VPORT_CMD_GET, [], NLM_F_DUMP)
+    print("vport dump: %s, %d ports" % (errname(err), len(replies)))
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    check = sys.argv[1]
+    dp = Datapath("hostile")
+    if check == "nested":
+        check_nested(dp)
+    elif check == "egress-tun":
+        check_egress_tun(dp, sys.argv[2])
+    elif check == "flow-ids":
+        check_flow_ids(dp)
+    elif check == "port-limits":
+        check_port_limits(dp)
+    elif check == "trunc":
+        check_trunc(dp)
+    elif check == "vport-dump":
+        check_vport_dump(dp)
+    else:
+        sys.exit("unknown check %s" % check)
+    dp.delete()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
