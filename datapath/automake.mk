@@ -45,6 +45,18 @@ DATAPATH_SOURCES = \
 	datapath/vport.h
 EXTRA_DIST += $(DATAPATH_SOURCES)
 
+# The module's stack budget (utilities/check-stack.py), from the call graph
+# gcc writes while kbuild compiles it; make check runs it.
+if LINUX_ENABLED
+check_stack = /usr/bin/python3 '$(srcdir)/utilities/check-stack.py' \
+	'$(abs_top_srcdir)/datapath'
+else
+check_stack = @echo "check-stack: skipped: the kernel module is not built"
+endif
+check-stack: all
+	$(check_stack)
+.PHONY: check-stack
+
 if LINUX_ENABLED
 all-local: datapath-module
 datapath-module:
@@ -57,6 +69,6 @@ clean-local: datapath-clean
 datapath-clean:
 	-@$(MAKE) -C $(LINUX_BUILDDIR) M=$(abs_top_srcdir)/datapath clean \
 		> /dev/null 2>&1
-	rm -f datapath/kbuild.log
+	rm -f datapath/kbuild.log datapath/*.ci
 .PHONY: datapath-module datapath-clean
 endif

@@ -96,12 +96,15 @@ $(TESTSUITE): $(TESTSUITE_AT) $(srcdir)/tests/package.m4
 SUBREAPER = $(srcdir)/utilities/subreaper.py
 
 # TESTSUITEFLAGS, e.g. TESTSUITEFLAGS='-j2 -k flow', go to the suite.
-# First, the layering rule of lib/packet/ (utilities/check-layers.sh).
+# First, the layering rule of lib/packet/ (utilities/check-layers.sh) and,
+# where the kernel module is built, its stack budget
+# (utilities/check-stack.py, Documentation/security.md).
 # RECHECK=yes runs the tests that failed once more, one at a time, as OVS's
 # own "make check RECHECK=yes" does: a test that passes then is named in a
 # "passed on recheck" line, so that a flaky test is seen, not hidden.
 check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 	$(SHELL) '$(srcdir)/utilities/check-layers.sh' '$(abs_top_srcdir)'
+	$(check_stack)
 	rm -f tests/testsuite-before-recheck.log
 	$(SUBREAPER) $(SHELL) '$(TESTSUITE)' -C tests \
 	  AUTOTEST_PATH='$(AUTOTEST_PATH)' $(TESTSUITEFLAGS) || { \
