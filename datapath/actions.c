@@ -697,7 +697,6 @@ static void ovsp_exec_userspace(const struct ovsp_exec_ctx *x,
 		.cmd = OVS_PACKET_CMD_ACTION,
 		.mru = ovsp_skb_cb(skb)->mru,
 	};
-	struct ip_tunnel_info egress;
 	const struct nlattr *nla;
 	int rem;
 
@@ -710,10 +709,10 @@ static void ovsp_exec_userspace(const struct ovsp_exec_ctx *x,
 			info.userdata = nla;
 			break;
 		case OVS_USERSPACE_ATTR_EGRESS_TUN_PORT:
-			memset(&egress, 0, sizeof(egress));
-			if (!ovsp_dp_egress_tun_info(x->dp, nla_get_u32(nla),
-						     skb, &egress))
-				info.egress_tun_info = &egress;
+			/* Validation refused port numbers past u16. */
+			info.egress_tun_info =
+				ovsp_dp_egress_tun_info(x->dp,
+							nla_get_u32(nla), skb);
 			break;
 		case OVS_USERSPACE_ATTR_ACTIONS:
 			info.actions = (const struct nlattr *)l->orig;

@@ -435,23 +435,55 @@ void ovsp_dp_output(struct ovsp_datapath *dp, struct sk_buff *skb,
 	ovsp_vport_send(vport, skb, key->meta.mac_proto);
 }
 
-int ovsp_dp_egress_tun_info(struct ovsp_datapath *dp, u16 port_no,
-			    struct sk_buff *skb, struct ip_tunnel_info *info)
+/* Gives 'skb' a transmit metadata dst of its own, a copy of the one it
+ * has (the flow's set(tunnel), shared), for a device to complete.  Returns
+ * its tunnel info, or NULL.  As dev_fill_metadata_dst()'s unclone, but the
+ * Geneve options are copied apart from the struct: one memcpy() across
+ * both is a write past the field, which FORTIFY_SOURCE warns of. */
+static struct ip_tunnel_info *egress_info_unclone(struct sk_buff *skb)
+{
+	struct metadata_dst *md = skb_metadata_dst(skb), *new;
+	struct ip_tunnel_info *old;
+
+	if (!md || md->type != METADATA_IP_TUNNEL)
+		return NULL;
+	old = &md->u.tun_info;
+	if (!(old->mode & IP_TUNNEL_INFO_TX))
+		return NULL;
+	new = metadata_dst_alloc(old->options_len, METADATA_IP_TUNNEL,
+				 GFP_ATOMIC);
+	if (!new)
+		return NULL;
+	new->u.tun_info = *old;
+	memcpy(ip_tunnel_info_opts(&new->u.tun_info),
+	       ip_tunnel_info_opts(old), old->options_len);
+#if IS_ENABLED(CONFIG_DST_CACHE)
+	/* The copy's cache is its own (the old one stays the flow's). */
+	if (new->u.tun_info.dst_cache.cache &&
+	    dst_cache_init(&new->u.tun_info.dst_cache, GFP_ATOMIC)) {
+		metadata_dst_free(new);
+		return NULL;
+	}
+#endif
+	skb_dst_drop(skb);
+	skb_dst_set(skb, &new->dst);
+	return &new->u.tun_info;
+}
+
+const struct ip_tunnel_info *ovsp_dp_egress_tun_info(struct ovsp_datapath *dp,
+						     u16 port_no,
+						     struct sk_buff *skb)
 {
 	struct ovsp_vport *vport = ovsp_dp_vport(dp, port_no);
-	const struct ip_tunnel_info *tun;
-	int err;
+	const struct net_device_ops *ops;
 
 	if (!vport)
-		return -EINVAL;
-	err = dev_fill_metadata_dst(vport->dev, skb);
-	if (err)
-		return err;
-	tun = skb_tunnel_info(skb);
-	if (!tun)
-		return -EINVAL;
-	*info = *tun;
-	return 0;
+		return NULL;
+	ops = vport->dev->netdev_ops;
+	if (!ops->ndo_fill_metadata_dst || !egress_info_unclone(skb) ||
+	    ops->ndo_fill_metadata_dst(vport->dev, skb))
+		return NULL;
+	return skb_tunnel_info(skb);
 }
 
 /* Namespaces: a dying namespace's datapaths go with it. */

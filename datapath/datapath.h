@@ -67,11 +67,14 @@ int ovsp_dp_upcall(struct ovsp_datapath *dp, struct sk_buff *skb,
 		   const struct ovsp_flow_key *key,
 		   const struct ovsp_upcall_info *info, u32 cutlen);
 
-/* Fills 'info' with the tunnel metadata an output to tunnel port
- * 'port_no' would use for 'skb' (for the userspace action's
- * OVS_USERSPACE_ATTR_EGRESS_TUN_PORT).  Returns 0 or a negative errno. */
-int ovsp_dp_egress_tun_info(struct ovsp_datapath *dp, u16 port_no,
-			    struct sk_buff *skb, struct ip_tunnel_info *info);
+/* The tunnel metadata an output to tunnel port 'port_no' would use for
+ * 'skb' (for the userspace action's OVS_USERSPACE_ATTR_EGRESS_TUN_PORT),
+ * or NULL.  It is the skb's own metadata dst, Geneve options included
+ * (ip_tunnel_info_opts()), which the device completed: valid while 'skb'
+ * holds its dst. */
+const struct ip_tunnel_info *ovsp_dp_egress_tun_info(struct ovsp_datapath *dp,
+						     u16 port_no,
+						     struct sk_buff *skb);
 
 /* The datapath that received 'skb' (from its input vport). */
 struct ovsp_datapath *ovsp_skb_datapath(struct sk_buff *skb);

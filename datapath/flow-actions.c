@@ -243,6 +243,14 @@ static int ovsp_check_userspace(const struct nlattr *a, bool log)
 				       type, nla_len(nla));
 			return -EINVAL;
 		}
+		/* A port number, as output's: none past u16, nor the
+		 * one that means "no port". */
+		if (type == OVS_USERSPACE_ATTR_EGRESS_TUN_PORT &&
+		    nla_get_u32(nla) >= OVSP_IN_PORT_NONE) {
+			ovsp_fa_refuse(log, "userspace egress port %u",
+				       nla_get_u32(nla));
+			return -EINVAL;
+		}
 		attrs[type] = nla;
 	}
 	if (rem || !attrs[OVS_USERSPACE_ATTR_PID] ||
