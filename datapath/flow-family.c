@@ -3,14 +3,19 @@
  * The ovs_flow generic-netlink family: OVS_FLOW_CMD_NEW, SET, GET, DEL and
  * dump.
  *
- * - A flow is known by its UFID if it has one, else by its mask and masked
- *   key.  NEW creates, or replaces the actions of an existing flow unless
- *   NLM_F_CREATE or NLM_F_EXCL asks for -EEXIST; SET replaces actions and,
- *   with OVS_FLOW_ATTR_CLEAR, zeroes the stats after reporting them; DEL
+ * - A flow is known by its UFID if it has one, else by its key as it was
+ *   put (whatever its mask), as in the kernel's datapath; a request finds
+ *   it by that identifier only, never by a packet's lookup of its key.
+ * - NEW creates, or replaces the actions of the flow it names unless
+ *   NLM_F_CREATE or NLM_F_EXCL asks for -EEXIST; the flow of a known UFID
+ *   with another masked key is -ENOENT.  SET replaces actions (KEY
+ *   required, to validate them) and, with OVS_FLOW_ATTR_CLEAR, zeroes the
+ *   stats after reporting them; it names the flow by UFID or KEY.  DEL
  *   without KEY or UFID flushes the table.
- * - Replies carry the UFID (or the key), then KEY, MASK and ACTIONS unless
- *   OVS_FLOW_ATTR_UFID_FLAGS omits them (terse dumps), USED if non-zero,
- *   STATS if a packet was counted and TCP_FLAGS if any were seen.
+ * - Replies carry the UFID and the masked KEY, or (without a UFID) the KEY
+ *   as it was put, then MASK and ACTIONS, unless OVS_FLOW_ATTR_UFID_FLAGS
+ *   omits them (terse dumps), USED if non-zero, STATS if a packet was
+ *   counted and TCP_FLAGS if any were seen.
  * - OVS_FLOW_ATTR_PROBE only silences the parsers' logs.
  */
 #include <linux/netdevice.h>
@@ -37,6 +42,7 @@ static const struct nla_policy flow_policy[OVS_FLOW_ATTR_MAX + 1] = {
 /* What a request names and carries, parsed before taking ovsp_lock. */
 struct flow_request {
 	struct ovsp_flow_match match;	/* KEY and MASK, if 'has_key'. */
+	struct ovsp_flow_key unmasked;	/* KEY before masking. */
 	struct ovsp_flow_ufid ufid;	/* UFID, len 0 if none. */
 	bool has_key;			/* KEY was given. */
 	u32 ufid_flags;			/* OVS_UFID_F_*. */
@@ -79,7 +85,7 @@ static struct flow_request *parse_request(struct genl_info *info,
 	if (!err && a[OVS_FLOW_ATTR_KEY]) {
 		req->has_key = true;
 		err = ovsp_flow_match_from_nlattrs(genl_info_net(info),
-						   &req->match,
+						   &req->match, &req->unmasked,
 						   a[OVS_FLOW_ATTR_KEY],
 						   use_mask
 						   ? a[OVS_FLOW_ATTR_MASK] : NULL,
@@ -155,7 +161,8 @@ static int flow_fill(struct ovsp_datapath *dp, const struct ovsp_flow *flow,
 				goto cancel;
 		}
 	} else {
-		err = ovsp_flow_key_to_nlattrs(&flow->key, skb,
+		/* The identifier: the key as it was put. */
+		err = ovsp_flow_key_to_nlattrs(flow->unmasked, skb,
 					       OVS_FLOW_ATTR_KEY);
 		if (err)
 			goto cancel;
@@ -209,27 +216,16 @@ static struct sk_buff *flow_reply(struct ovsp_datapath *dp,
 	return skb;
 }
 
-/* The flow a request names: by UFID, else by key (the flow with the same
- * mask and masked key, else the one the key hits). */
+/* The flow a request names: by UFID, else the flow without a UFID that
+ * was put with the request's key. */
 static struct ovsp_flow *flow_find(struct ovsp_datapath *dp,
 				   const struct flow_request *req)
 {
-	struct ovsp_flow *flow;
-	bool cache_hit;
-	u32 n_mask_hit;
-
 	if (req->ufid.len)
 		return ovsp_flow_table_find_ufid(dp->table, &req->ufid);
 	if (!req->has_key)
 		return NULL;
-	flow = ovsp_flow_table_find_exact(dp->table, &req->match);
-	if (flow)
-		return flow;
-	rcu_read_lock();
-	flow = ovsp_flow_table_lookup(dp->table, &req->match.key, 0,
-				      &n_mask_hit, &cache_hit);
-	rcu_read_unlock();
-	return flow;
+	return ovsp_flow_table_find_unmasked(dp->table, &req->unmasked);
 }
 
 static void notify(struct sk_buff *reply, struct genl_info *info)
@@ -266,12 +262,12 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	dp = ovsp_dp_lookup(genl_info_net(info), hdr->dp_ifindex);
 	if (!dp)
 		goto unlock;
-	flow = req->ufid.len ? ovsp_flow_table_find_ufid(dp->table, &req->ufid)
-		: NULL;
-	if (!flow)
-		flow = ovsp_flow_table_find_exact(dp->table, &req->match);
+	flow = flow_find(dp, req);
 	if (!flow) {
-		flow = ovsp_flow_alloc(&req->match, &req->ufid, acts);
+		/* Refused with -EEXIST if another flow has the same mask and
+		 * masked key. */
+		flow = ovsp_flow_alloc(&req->match, &req->unmasked, &req->ufid,
+				       acts);
 		acts = NULL;
 		err = -ENOMEM;
 		if (!flow)
@@ -285,8 +281,10 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 		err = -EEXIST;
 		if (info->nlhdr->nlmsg_flags & (NLM_F_CREATE | NLM_F_EXCL))
 			goto unlock;
-		if (flow->ufid.len != req->ufid.len
-		    || memcmp(flow->ufid.id, req->ufid.id, req->ufid.len))
+		/* The actions were validated against this request's key:
+		 * they may not replace those of a flow with another. */
+		err = -ENOENT;
+		if (flow->ufid.len && !ovsp_flow_key_equal(flow, &req->match))
 			goto unlock;
 		ovsp_flow_set_actions(flow, acts);
 		acts = NULL;
@@ -315,7 +313,9 @@ static int flow_cmd_set(struct sk_buff *skb, struct genl_info *info)
 	struct ovsp_flow *flow;
 	int err;
 
-	if (!a[OVS_FLOW_ATTR_KEY])
+	/* A UFID names the flow; actions need the key to be validated. */
+	if (!a[OVS_FLOW_ATTR_KEY] &&
+	    (!a[OVS_FLOW_ATTR_UFID] || a[OVS_FLOW_ATTR_ACTIONS]))
 		return -EINVAL;
 	req = parse_request(info, true, &err);
 	if (!req)
@@ -337,6 +337,10 @@ static int flow_cmd_set(struct sk_buff *skb, struct genl_info *info)
 	err = -ENOENT;
 	flow = flow_find(dp, req);
 	if (!flow)
+		goto unlock;
+	/* As for NEW: actions validated against another key than the
+	 * flow's are refused. */
+	if (acts && flow->ufid.len && !ovsp_flow_key_equal(flow, &req->match))
 		goto unlock;
 	if (acts) {
 		ovsp_flow_set_actions(flow, acts);

@@ -950,6 +950,7 @@ static struct ovsp_key_range ovsp_mask_range(const struct ovsp_flow_key *mask)
 }
 
 int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
+				 struct ovsp_flow_key *unmasked,
 				 const struct nlattr *key,
 				 const struct nlattr *mask, bool log)
 {
@@ -1002,6 +1003,8 @@ int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
 		match->mask.eth.type = htons(0xffff);
 
 	match->range = ovsp_mask_range(&match->mask);
+	if (unmasked)
+		*unmasked = match->key;
 	ovsp_flow_key_mask(&match->key, &match->key, &match->mask, &full,
 			   false);
 out:

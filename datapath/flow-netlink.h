@@ -23,9 +23,11 @@
 #include "flow-key.h"
 
 /* Parses OVS_FLOW_ATTR_KEY 'key' and OVS_FLOW_ATTR_MASK 'mask' (NULL: exact
- * match on every field 'key' has) into 'match'.  Returns 0 or a negative
- * errno. */
+ * match on every field 'key' has) into 'match', whose key is masked, and,
+ * if 'unmasked' is not NULL, the key before masking into it.  Returns 0 or
+ * a negative errno. */
 int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
+				 struct ovsp_flow_key *unmasked,
 				 const struct nlattr *key,
 				 const struct nlattr *mask, bool log);
 

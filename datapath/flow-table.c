@@ -337,20 +337,36 @@ static struct ovsp_flow_mask *mask_find(struct ovsp_flow_table *table,
 	return NULL;
 }
 
-struct ovsp_flow *ovsp_flow_table_find_exact(struct ovsp_flow_table *table,
-					     const struct ovsp_flow_match *m)
+struct ovsp_flow *
+ovsp_flow_table_find_unmasked(struct ovsp_flow_table *table,
+			      const struct ovsp_flow_key *unmasked)
 {
-	struct ovsp_flow_mask *mask = mask_find(table, m);
-	struct ovsp_flow *flow;
+	struct mask_array *ma = rcu_dereference_protected(table->masks, 1);
+	struct ovsp_flow *found = NULL;
+	u32 i;
 
-	if (!mask)
-		return NULL;
 	rcu_read_lock();
-	flow = rhashtable_lookup(&mask->flows,
-				 (const u8 *)&m->key + mask->range.start,
-				 mask->params);
+	for (i = 0; ma && i < ma->max && !found; i++) {
+		struct ovsp_flow_mask *mask;
+		struct ovsp_flow *flow;
+
+		mask = rcu_dereference_protected(ma->masks[i], 1);
+		if (!mask)
+			continue;
+		flow = mask_probe(mask, unmasked);
+		if (flow && flow->unmasked &&
+		    !memcmp(flow->unmasked, unmasked, sizeof(*unmasked)))
+			found = flow;
+	}
 	rcu_read_unlock();
-	return flow;
+	return found;
+}
+
+bool ovsp_flow_key_equal(const struct ovsp_flow *flow,
+			 const struct ovsp_flow_match *match)
+{
+	/* Both keys are masked: zero wherever their masks are. */
+	return !memcmp(&flow->key, &match->key, sizeof(flow->key));
 }
 
 /* Masks. */
@@ -459,6 +475,7 @@ const struct ovsp_flow_key *ovsp_flow_mask_key(const struct ovsp_flow *flow)
 }
 
 struct ovsp_flow *ovsp_flow_alloc(const struct ovsp_flow_match *match,
+				  const struct ovsp_flow_key *unmasked,
 				  const struct ovsp_flow_ufid *ufid,
 				  struct ovsp_actions *acts)
 {
@@ -467,18 +484,24 @@ struct ovsp_flow *ovsp_flow_alloc(const struct ovsp_flow_match *match,
 	flow = kmem_cache_zalloc(flow_cache, GFP_KERNEL);
 	if (!flow)
 		goto err;
-	flow->stats = ovsp_flow_stats_alloc();
-	if (!flow->stats) {
-		kmem_cache_free(flow_cache, flow);
-		goto err;
-	}
-	flow->key = match->key;
-	if (ufid)
-		flow->ufid = *ufid;
 	RCU_INIT_POINTER(flow->acts, acts);
+	acts = NULL;
+	flow->stats = ovsp_flow_stats_alloc();
+	if (!flow->stats)
+		goto err;
+	flow->key = match->key;
+	if (ufid && ufid->len) {
+		flow->ufid = *ufid;
+	} else {
+		flow->unmasked = kmemdup(unmasked, sizeof(*unmasked),
+					 GFP_KERNEL);
+		if (!flow->unmasked)
+			goto err;
+	}
 	return flow;
 err:
 	ovsp_actions_free(acts);
+	ovsp_flow_free(flow);
 	return NULL;
 }
 
@@ -488,6 +511,7 @@ void ovsp_flow_free(struct ovsp_flow *flow)
 		return;
 	ovsp_actions_free(rcu_dereference_protected(flow->acts, 1));
 	ovsp_flow_stats_free(flow->stats);
+	kfree(flow->unmasked);
 	kmem_cache_free(flow_cache, flow);
 }
 

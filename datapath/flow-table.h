@@ -44,7 +44,8 @@ struct ovsp_flow_mask;
 #define OVSP_UFID_MAX_LEN 16
 
 /* A flow's unique identifier from userspace; len 0 means "none", and the
- * flow is then known by its masked key only. */
+ * flow is then known by its key as it was put (its 'unmasked' key), as in
+ * the kernel's datapath. */
 struct ovsp_flow_ufid {
 	u32 len;			/* 0..OVSP_UFID_MAX_LEN. */
 	u8 id[OVSP_UFID_MAX_LEN];	/* Zero-padded after 'len'. */
@@ -61,6 +62,8 @@ struct ovsp_flow {
 	struct ovsp_flow_ufid ufid;	/* Its identifier. */
 	struct ovsp_actions __rcu *acts;	/* What to do with hits. */
 	struct ovsp_flow_stats *stats;	/* Per-CPU hit counts. */
+	struct ovsp_flow_key *unmasked;	/* Without a UFID: the key as put,
+					 * its identifier; else NULL. */
 	struct ovsp_flow_key key;	/* Masked key; hashed over the mask's
 					 * range.  Last: it is large. */
 };
@@ -78,17 +81,27 @@ struct ovsp_flow *ovsp_flow_table_lookup(struct ovsp_flow_table *table,
 					 u32 skb_hash, u32 *n_mask_hit,
 					 bool *cache_hit);
 
-/* Control path (ovsp_lock): the flow with 'ufid', or with exactly the mask
- * and masked key of 'match', or NULL. */
+/* Control path (ovsp_lock): the flow with 'ufid'; the flow without a UFID
+ * that was put with key 'unmasked' (whatever its mask, as the kernel's
+ * exact lookup); or NULL.  Neither is a packet's lookup: a flow that
+ * merely matches the key is not found. */
 struct ovsp_flow *ovsp_flow_table_find_ufid(struct ovsp_flow_table *table,
 					    const struct ovsp_flow_ufid *ufid);
-struct ovsp_flow *ovsp_flow_table_find_exact(struct ovsp_flow_table *table,
-					     const struct ovsp_flow_match *m);
+struct ovsp_flow *
+ovsp_flow_table_find_unmasked(struct ovsp_flow_table *table,
+			      const struct ovsp_flow_key *unmasked);
+
+/* True if 'flow' has the masked key of 'match' (whatever the masks: the
+ * key that actions are validated against). */
+bool ovsp_flow_key_equal(const struct ovsp_flow *flow,
+			 const struct ovsp_flow_match *match);
 
 /* Allocates a flow for 'match' with 'ufid' (may be NULL) and 'acts' (which
- * it takes over), not yet in any table.  Returns NULL on allocation
- * failure (and frees 'acts'). */
+ * it takes over), not yet in any table; without a UFID, 'unmasked' (the
+ * key as put) becomes its identifier.  Returns NULL on allocation failure
+ * (and frees 'acts'). */
 struct ovsp_flow *ovsp_flow_alloc(const struct ovsp_flow_match *match,
+				  const struct ovsp_flow_key *unmasked,
 				  const struct ovsp_flow_ufid *ufid,
 				  struct ovsp_actions *acts);
 /* Frees a flow that was never inserted. */
