@@ -722,7 +722,7 @@ static void ovsp_exec_userspace(const struct ovsp_exec_ctx *x,
 	}
 	if (ovsp_key_refresh(skb, ks))
 		return;
-	ovsp_dp_upcall(x->dp, skb, ks->key, &info, ovsp_skb_cb(skb)->cutlen);
+	ovsp_dp_upcall(x->dp, skb, ks->key, &info, ovsp_skb_cb(skb)->trunc_len);
 }
 
 /* push_vlan.  Returns 0 or a negative errno. */
@@ -839,20 +839,20 @@ static int ovsp_exec_list(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 			clone = skb_clone(skb, GFP_ATOMIC);
 			if (clone)
 				ovsp_dp_output(x->dp, clone, port, key);
-			ovsp_skb_cb(skb)->cutlen = 0;
+			ovsp_skb_cb(skb)->trunc_len = 0;
 			break;
 		}
 		case OVS_ACTION_ATTR_TRUNC: {
 			const struct ovs_action_trunc *trunc = nla_data(a);
 
-			ovsp_skb_cb(skb)->cutlen = skb->len > trunc->max_len
-						   ? skb->len - trunc->max_len
-						   : 0;
+			/* Cut at output or upcall, to the length the packet
+			 * then has at most. */
+			ovsp_skb_cb(skb)->trunc_len = trunc->max_len;
 			break;
 		}
 		case OVS_ACTION_ATTR_USERSPACE:
 			ovsp_exec_userspace(x, skb, ks, a, l);
-			ovsp_skb_cb(skb)->cutlen = 0;
+			ovsp_skb_cb(skb)->trunc_len = 0;
 			break;
 		case OVS_ACTION_ATTR_HASH:
 			ovsp_exec_hash(skb, key, nla_data(a));

@@ -107,7 +107,9 @@ struct ovsp_pids *ovsp_pids_from_nlattr(const struct nlattr *attr)
 	struct ovsp_pids *pids;
 	u32 n = len / sizeof(u32);
 
-	if (len < (int)sizeof(u32) || len % sizeof(u32) || n > OVSP_MAX_PIDS)
+	/* No cap but the attribute's own length (16,383 entries at most),
+	 * as the kernel's: a host may have more CPU ids than any cap. */
+	if (len < (int)sizeof(u32) || len % sizeof(u32))
 		return ERR_PTR(-EINVAL);
 	pids = kmalloc(struct_size(pids, ids, n), GFP_KERNEL);
 	if (!pids)
@@ -416,18 +418,23 @@ void ovsp_dp_output(struct ovsp_datapath *dp, struct sk_buff *skb,
 		    u16 port_no, struct ovsp_flow_key *key)
 {
 	struct ovsp_vport *vport = ovsp_dp_vport(dp, port_no);
-	u32 cutlen = ovsp_skb_cb(skb)->cutlen;
+	u32 trunc_len = ovsp_skb_cb(skb)->trunc_len;
 
 	if (unlikely(!vport)) {
 		kfree_skb(skb);
 		return;
 	}
-	if (unlikely(cutlen)) {
-		if (skb->len > cutlen)
-			pskb_trim(skb, skb->len - cutlen);
-		else
-			pskb_trim(skb, 0);
-		ovsp_skb_cb(skb)->cutlen = 0;
+	if (unlikely(!netif_running(vport->dev) ||
+		     !netif_carrier_ok(vport->dev))) {
+		dev_core_stats_tx_dropped_inc(vport->dev);
+		kfree_skb(skb);
+		return;
+	}
+	if (unlikely(trunc_len) && trunc_len < skb->len) {
+		unsigned int l2 = key->meta.mac_proto == OVSP_MAC_PROTO_ETHERNET
+				  ? ETH_HLEN : 0;
+
+		pskb_trim(skb, max(trunc_len, l2));
 	}
 	/* A reassembled datagram bigger than the device's MTU would need
 	 * refragmenting, which only conntrack makes necessary; this datapath

@@ -53,19 +53,21 @@ struct ovsp_upcall_info {
  * point from vports and from recirculation. */
 void ovsp_dp_process_packet(struct sk_buff *skb, struct ovsp_flow_key *key);
 
-/* Sends 'skb' to datapath port 'port_no' of 'dp', honouring
- * ovsp_skb_cb(skb)->cutlen and ->mru (refragmenting a reassembled
- * datagram).  Consumes 'skb'; a missing port or a packet too big is a
- * counted drop. */
+/* Sends 'skb' to datapath port 'port_no' of 'dp', cut to
+ * ovsp_skb_cb(skb)->trunc_len (never shorter than its link-layer header),
+ * honouring ->mru (refragmenting a reassembled datagram).  Consumes
+ * 'skb'; a missing port, a device that is down or without carrier, or a
+ * packet too big is a drop, counted on the device where there is one. */
 void ovsp_dp_output(struct ovsp_datapath *dp, struct sk_buff *skb,
 		    u16 port_no, struct ovsp_flow_key *key);
 
 /* Queues 'skb' (not consumed) with 'key' to userspace as 'info' says,
- * truncated by 'cutlen' bytes.  Returns 0 or a negative errno; a failure
- * is counted in the datapath's n_lost. */
+ * cut to 'trunc_len' bytes unless 0 (each segment of a GSO packet).
+ * Returns 0 or a negative errno; a failure is counted in the datapath's
+ * n_lost. */
 int ovsp_dp_upcall(struct ovsp_datapath *dp, struct sk_buff *skb,
 		   const struct ovsp_flow_key *key,
-		   const struct ovsp_upcall_info *info, u32 cutlen);
+		   const struct ovsp_upcall_info *info, u32 trunc_len);
 
 /* The tunnel metadata an output to tunnel port 'port_no' would use for
  * 'skb' (for the userspace action's OVS_USERSPACE_ATTR_EGRESS_TUN_PORT),

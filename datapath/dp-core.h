@@ -26,19 +26,17 @@
 
 struct ovsp_flow_table;
 
-/* Buckets of a datapath's port hash, and the number of port numbers. */
+/* Buckets of a datapath's port hash, and the number of port numbers:
+ * 0 to 65534, since 65535 (OVSP_IN_PORT_NONE) means "no port", as the
+ * kernel's DP_MAX_PORTS. */
 #define OVSP_PORT_HASH_BUCKETS 1024
-#define OVSP_MAX_PORTS 65536
+#define OVSP_MAX_PORTS 65535
 
 /* OVS_PACKET_ATTR_HASH's flag bits above the 32-bit hash, as OVS's
  * userspace reads them: a software hash, an L4 (4-tuple) hash.  (The
  * local port's number, OVSP_LOCAL, is the uapi header's.) */
 #define OVSP_PACKET_HASH_SW_BIT (1ULL << 32)
 #define OVSP_PACKET_HASH_L4_BIT (1ULL << 33)
-
-/* Largest per-CPU PID array accepted (OVS_DP_ATTR_PER_CPU_PIDS) and
- * largest per-vport one (OVS_VPORT_ATTR_UPCALL_PID), in entries. */
-#define OVSP_MAX_PIDS 4096
 
 /* The user features this datapath honours. */
 #define OVSP_DP_FEATURES (OVS_DP_F_UNALIGNED | OVS_DP_F_VPORT_PIDS | \

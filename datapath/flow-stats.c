@@ -68,12 +68,13 @@ bool ovsp_flow_stats_one_slot(void)
 }
 
 /* Bytes of a struct ovsp_flow_stats: the pointer array, then the mask's
- * bits (a whole number of longs after it). */
+ * bits, as many as the cpumask operations read (cpumask_size(): all of
+ * NR_CPUS's without CONFIG_CPUMASK_OFFSTACK, not only nr_cpu_ids). */
 static size_t stats_size(void)
 {
 	return sizeof(struct ovsp_flow_stats)
 		+ nr_cpu_ids * sizeof(struct ovsp_flow_stats_slot *)
-		+ BITS_TO_LONGS(nr_cpu_ids) * sizeof(long);
+		+ cpumask_size();
 }
 
 struct ovsp_flow_stats *ovsp_flow_stats_alloc(void)

@@ -21,8 +21,10 @@ struct ovsp_skb_cb {
 					 * datagram, or 0. */
 	u16 acts_origlen;		/* nla_len() of the actions run on it,
 					 * for an action upcall's sizing. */
-	u32 cutlen;			/* Bytes trunc() removes at output
-					 * or upcall (0: none). */
+	u32 trunc_len;			/* Length trunc() cuts the packet to
+					 * at output or upcall, at least
+					 * ETH_HLEN (validation checks); 0:
+					 * none. */
 };
 
 static inline struct ovsp_skb_cb *ovsp_skb_cb(struct sk_buff *skb)

@@ -62,7 +62,7 @@ static u64 upcall_hash(const struct ovsp_upcall_info *info,
 /* Appends the attributes but the packet. */
 static int upcall_put_attrs(struct sk_buff *msg, struct sk_buff *skb,
 			    const struct ovsp_flow_key *key,
-			    const struct ovsp_upcall_info *info, u32 cutlen)
+			    const struct ovsp_upcall_info *info, bool truncated)
 {
 	u64 hash = upcall_hash(info, skb);
 	int err;
@@ -87,7 +87,7 @@ static int upcall_put_attrs(struct sk_buff *msg, struct sk_buff *skb,
 		return -EMSGSIZE;
 	if (info->mru && nla_put_u16(msg, OVS_PACKET_ATTR_MRU, info->mru))
 		return -EMSGSIZE;
-	if (cutlen && nla_put_u32(msg, OVS_PACKET_ATTR_LEN, skb->len))
+	if (truncated && nla_put_u32(msg, OVS_PACKET_ATTR_LEN, skb->len))
 		return -EMSGSIZE;
 	if (hash && nla_put_u64_64bit(msg, OVS_PACKET_ATTR_HASH, hash,
 				      OVS_PACKET_ATTR_UNSPEC))
@@ -98,7 +98,7 @@ static int upcall_put_attrs(struct sk_buff *msg, struct sk_buff *skb,
 /* Queues one (non-GSO) packet to 'portid'. */
 static int upcall_queue(struct ovsp_datapath *dp, struct sk_buff *skb,
 			const struct ovsp_flow_key *key,
-			const struct ovsp_upcall_info *info, u32 cutlen,
+			const struct ovsp_upcall_info *info, u32 trunc_len,
 			u32 portid)
 {
 	struct sk_buff *nskb = NULL, *msg;
@@ -120,8 +120,7 @@ static int upcall_queue(struct ovsp_datapath *dp, struct sk_buff *skb,
 	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
 		goto out;
 
-	cutlen = min(cutlen, skb->len);
-	len = skb->len - cutlen;
+	len = trunc_len ? min(trunc_len, skb->len) : skb->len;
 	err = -EMSGSIZE;
 	if (len > U16_MAX - NLA_HDRLEN)
 		goto out;
@@ -134,7 +133,7 @@ static int upcall_queue(struct ovsp_datapath *dp, struct sk_buff *skb,
 	if (!hdr)
 		goto out_msg;
 	hdr->dp_ifindex = ovsp_dp_ifindex(dp);
-	err = upcall_put_attrs(msg, skb, key, info, cutlen);
+	err = upcall_put_attrs(msg, skb, key, info, len < skb->len);
 	if (err)
 		goto out_msg;
 	err = -EMSGSIZE;
@@ -158,7 +157,7 @@ out:
 /* Queues each segment of GSO packet 'skb'. */
 static int upcall_queue_gso(struct ovsp_datapath *dp, struct sk_buff *skb,
 			    const struct ovsp_flow_key *key,
-			    const struct ovsp_upcall_info *info, u32 cutlen,
+			    const struct ovsp_upcall_info *info, u32 trunc_len,
 			    u32 portid)
 {
 	struct sk_buff *segs, *seg, *next;
@@ -171,7 +170,8 @@ static int upcall_queue_gso(struct ovsp_datapath *dp, struct sk_buff *skb,
 		return -EINVAL;
 	skb_list_walk_safe(segs, seg, next) {
 		if (!err)
-			err = upcall_queue(dp, seg, key, info, cutlen, portid);
+			err = upcall_queue(dp, seg, key, info, trunc_len,
+					   portid);
 		consume_skb(seg);
 	}
 	return err;
@@ -179,7 +179,7 @@ static int upcall_queue_gso(struct ovsp_datapath *dp, struct sk_buff *skb,
 
 int ovsp_dp_upcall(struct ovsp_datapath *dp, struct sk_buff *skb,
 		   const struct ovsp_flow_key *key,
-		   const struct ovsp_upcall_info *info, u32 cutlen)
+		   const struct ovsp_upcall_info *info, u32 trunc_len)
 {
 	struct ovsp_dp_stats_pcpu *stats;
 	u32 portid = info->portid;
@@ -195,9 +195,9 @@ int ovsp_dp_upcall(struct ovsp_datapath *dp, struct sk_buff *skb,
 	if (!portid)
 		err = -ENOTCONN;
 	else if (skb_is_gso(skb))
-		err = upcall_queue_gso(dp, skb, key, info, cutlen, portid);
+		err = upcall_queue_gso(dp, skb, key, info, trunc_len, portid);
 	else
-		err = upcall_queue(dp, skb, key, info, cutlen, portid);
+		err = upcall_queue(dp, skb, key, info, trunc_len, portid);
 
 	if (err) {
 		stats = this_cpu_ptr(dp->stats);

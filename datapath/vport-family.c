@@ -313,32 +313,41 @@ static int vport_cmd_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(reply, info);
 }
 
-/* Dumps the ports of the datapath in the request's header, resuming at
- * port number cb->args[0]. */
+/* Dumps the ports of the datapath in the request's header, under RCU
+ * (never ovsp_lock: any user may dump, as often as it likes), bucket by
+ * bucket of the port hash, resuming at port cb->args[1] of bucket
+ * cb->args[0].  A port added or deleted between two messages may be
+ * missed or seen twice, as with the kernel's own datapath. */
 static int vport_cmd_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ovs_header *hdr = genlmsg_data(nlmsg_data(cb->nlh));
+	long bucket = cb->args[0], skip = cb->args[1], n = 0;
 	struct ovsp_datapath *dp;
-	u32 port_no;
 
-	ovsp_lock();
+	rcu_read_lock();
 	dp = ovsp_dp_lookup(sock_net(skb->sk), hdr->dp_ifindex);
 	if (!dp) {
-		ovsp_unlock();
+		rcu_read_unlock();
 		return -ENODEV;
 	}
-	for (port_no = cb->args[0]; port_no < OVSP_MAX_PORTS; port_no++) {
-		struct ovsp_vport *vport = ovsp_dp_vport(dp, port_no);
+	for (; bucket < OVSP_PORT_HASH_BUCKETS; bucket++, skip = 0) {
+		struct ovsp_vport *vport;
 
-		if (!vport)
-			continue;
-		if (vport_fill(vport, skb, sock_net(skb->sk),
-			       NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			       NLM_F_MULTI, OVS_VPORT_CMD_GET, GFP_KERNEL) < 0)
-			break;
+		n = 0;
+		hlist_for_each_entry_rcu(vport, &dp->ports[bucket], dp_node) {
+			if (n >= skip &&
+			    vport_fill(vport, skb, sock_net(skb->sk),
+				       NETLINK_CB(cb->skb).portid,
+				       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				       OVS_VPORT_CMD_GET, GFP_ATOMIC) < 0)
+				goto out;
+			n++;
+		}
 	}
-	cb->args[0] = port_no;
-	ovsp_unlock();
+out:
+	rcu_read_unlock();
+	cb->args[0] = bucket;
+	cb->args[1] = n;
 	return skb->len;
 }
 

@@ -105,12 +105,16 @@ void ovsp_vport_receive(struct ovsp_vport *vport, struct sk_buff *skb,
 }
 
 /* The length the device's MTU limits: without its link-layer header and
- * a VLAN tag still in the data. */
+ * a VLAN tag still in the data (0 for a packet no longer than the
+ * header). */
 static unsigned int packet_length(const struct sk_buff *skb,
 				  const struct net_device *dev)
 {
-	unsigned int len = skb->len - dev->hard_header_len;
+	unsigned int len;
 
+	if (skb->len <= dev->hard_header_len)
+		return 0;
+	len = skb->len - dev->hard_header_len;
 	if (!skb_vlan_tag_present(skb) && eth_type_vlan(skb->protocol)
 	    && len >= VLAN_HLEN)
 		len -= VLAN_HLEN;
@@ -133,7 +137,8 @@ void ovsp_vport_send(struct ovsp_vport *vport, struct sk_buff *skb,
 		}
 		break;
 	case ARPHRD_ETHER:
-		if (mac_proto != OVSP_MAC_PROTO_ETHERNET)
+		/* An Ethernet device takes whole Ethernet headers only. */
+		if (mac_proto != OVSP_MAC_PROTO_ETHERNET || skb->len < ETH_HLEN)
 			goto drop;
 		break;
 	default:
