@@ -356,6 +356,42 @@ void ovsp_dp_destroy_net(struct net *net)
 			ovsp_dp_destroy(dp);
 }
 
+void ovsp_dp_detach_net_devices(struct net *net,
+				void (*notify)(struct ovsp_vport *))
+{
+	struct ovsp_datapath *dp;
+	struct ovsp_vport *vport;
+	struct hlist_node *n;
+	int i;
+
+	list_for_each_entry(dp, &ovsp_dps, node)
+		for (i = 0; i < OVSP_PORT_HASH_BUCKETS; i++)
+			hlist_for_each_entry_safe(vport, n, &dp->ports[i],
+						  dp_node)
+				if (net_eq(dev_net(vport->dev), net)) {
+					notify(vport);
+					ovsp_dp_detach_port(vport);
+				}
+}
+
+struct ovsp_vport *ovsp_dp_vport_moved(struct net *net, const char *name)
+{
+	struct ovsp_datapath *dp;
+	struct ovsp_vport *vport;
+	int i;
+
+	list_for_each_entry(dp, &ovsp_dps, node) {
+		if (!net_eq(ovsp_dp_net(dp), net))
+			continue;
+		for (i = 0; i < OVSP_PORT_HASH_BUCKETS; i++)
+			hlist_for_each_entry(vport, &dp->ports[i], dp_node)
+				if (!net_eq(dev_net(vport->dev), net) &&
+				    !strcmp(vport->dev->name, name))
+					return vport;
+	}
+	return NULL;
+}
+
 /* The packet path. */
 
 struct ovsp_datapath *ovsp_skb_datapath(struct sk_buff *skb)
@@ -499,6 +535,7 @@ static void __net_exit dp_net_exit(struct net *net)
 {
 	ovsp_lock();
 	ovsp_dp_destroy_net(net);
+	ovsp_dp_detach_net_devices(net, ovsp_dp_notify_del);
 	ovsp_unlock();
 }
 

@@ -87,6 +87,13 @@ struct ovsp_datapath *ovsp_dp_create(struct net *net, const char *name,
 				     u32 upcall_pid, int *errp);
 void ovsp_dp_destroy(struct ovsp_datapath *dp);
 void ovsp_dp_destroy_net(struct net *net);
+/* Deletes the vports of other namespaces' datapaths whose devices (moved
+ * internal devices) live in 'net', calling 'notify' for each first. */
+void ovsp_dp_detach_net_devices(struct net *net,
+				void (*notify)(struct ovsp_vport *));
+/* The vport of a datapath of 'net' whose device, moved to another
+ * namespace, is named 'name' (ovsp_lock), or NULL. */
+struct ovsp_vport *ovsp_dp_vport_moved(struct net *net, const char *name);
 struct ovsp_datapath *ovsp_dp_lookup(struct net *net, int dp_ifindex);
 struct ovsp_datapath *ovsp_dp_lookup_name(struct net *net, const char *name);
 struct ovsp_datapath *ovsp_dp_next(struct net *net, long *pos);
@@ -128,9 +135,11 @@ extern struct genl_family ovsp_pcpu_family;
 struct sk_buff *ovsp_vport_msg(struct ovsp_vport *vport, u32 portid, u32 seq,
 			       u32 flags, u8 cmd, gfp_t gfp);
 
-/* Device notifier (dp-notify.c). */
+/* Device notifier (dp-notify.c), and the vport mcgroup's message for a
+ * vport about to be deleted (ovsp_lock). */
 int ovsp_dp_notify_init(void);
 void ovsp_dp_notify_exit(void);
+void ovsp_dp_notify_del(struct ovsp_vport *vport);
 
 /* Pernet handling and the list of datapaths (datapath.c). */
 int ovsp_dp_init(void);

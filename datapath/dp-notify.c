@@ -14,8 +14,7 @@
 #include "dp-core.h"
 #include "vport.h"
 
-/* Tells the vport mcgroup of 'vport''s deletion (ovsp_lock). */
-static void notify_del(struct ovsp_vport *vport)
+void ovsp_dp_notify_del(struct ovsp_vport *vport)
 {
 	struct sk_buff *msg;
 
@@ -30,7 +29,7 @@ static void notify_del(struct ovsp_vport *vport)
 static void detach_work_fn(struct work_struct *work)
 {
 	ovsp_lock();
-	ovsp_dp_reap_detached(notify_del);
+	ovsp_dp_reap_detached(ovsp_dp_notify_del);
 	ovsp_unlock();
 }
 

@@ -138,6 +138,12 @@ static struct ovsp_vport *vport_from_request(struct genl_info *info)
 		dev = dev_get_by_name_rcu(net, nla_data(a[OVS_VPORT_ATTR_NAME]));
 		vport = dev ? ovsp_vport_from_dev(dev) : NULL;
 		rcu_read_unlock();
+		/* A vport keeps its name in its datapath's namespace when
+		 * its (internal) device moves to another, as the kernel's
+		 * datapath does. */
+		if (!vport)
+			vport = ovsp_dp_vport_moved(net,
+						    nla_data(a[OVS_VPORT_ATTR_NAME]));
 		if (!vport)
 			return ERR_PTR(-ENODEV);
 		if (hdr->dp_ifindex

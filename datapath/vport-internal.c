@@ -5,9 +5,16 @@
  * bridge's own interface.  The datapath's local port (number 0, named
  * after the datapath) is one.
  *
- * The device is netns-local (NETIF_F_NETNS_LOCAL): it lives and dies with
- * its datapath, which the pernet exit destroys.  It has no rtnl kind, so
- * 'ip link add/del' cannot make or remove one: only OVS_VPORT_CMD_NEW/DEL.
+ * Only the local port's device is netns-local (NETIF_F_NETNS_LOCAL): it
+ * lives and dies with its datapath, which the pernet exit destroys.  Any
+ * other internal device may be moved to another namespace ('ip link set
+ * DEV netns NS', as Neutron's agents do with OVS's interface driver) and
+ * stays a port of its datapath; packets it sends are scrubbed of what
+ * belongs to its namespace (ovsp_vport_receive()), and the exit of that
+ * namespace deletes the vport (ovsp_dp_detach_net_devices()), before the
+ * kernel would push the device back to the initial namespace.  It has no
+ * rtnl kind, so 'ip link add/del' cannot make or remove one: only
+ * OVS_VPORT_CMD_NEW/DEL.
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
@@ -114,7 +121,6 @@ static void internal_setup(struct net_device *dev)
 	dev->hw_enc_features = dev->features;
 	dev->features |= NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_STAG_TX;
 	dev->hw_features = dev->features & ~NETIF_F_LLTX;
-	dev->features |= NETIF_F_NETNS_LOCAL;
 	eth_hw_addr_random(dev);
 }
 
@@ -131,6 +137,8 @@ static int internal_create(struct ovsp_vport *vport, const char *name)
 	priv = netdev_priv(dev);
 	priv->vport = vport;
 	dev_net_set(dev, ovsp_dp_net(vport->dp));
+	if (vport->port_no == OVSP_LOCAL)
+		dev->features |= NETIF_F_NETNS_LOCAL;
 
 	rtnl_lock();
 	err = register_netdevice(dev);
