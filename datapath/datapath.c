@@ -107,7 +107,7 @@ struct ovsp_pids *ovsp_pids_from_nlattr(const struct nlattr *attr)
 	struct ovsp_pids *pids;
 	u32 n = len / sizeof(u32);
 
-	/* No cap but the attribute's own length (16,383 entries at most),
+	/* No cap but the attribute's own length (16,382 entries at most),
 	 * as the kernel's: a host may have more CPU ids than any cap. */
 	if (len < (int)sizeof(u32) || len % sizeof(u32))
 		return ERR_PTR(-EINVAL);

@@ -34,7 +34,8 @@ that the test compares them with what Linux's openvswitch.ko answers:
                 OVS_PACKET_ATTR_EGRESS_TUN_KEY against those set.
   flow-ids      NEW, SET, GET and DEL that name a flow by UFID or by key,
                 against flows with and without UFIDs and with wildcards.
-  port-limits   port numbers at and past the last one.
+  port-limits   port numbers at and past the last one, and upcall PID
+                arrays as long as their attribute allows.
   trunc         trunc() followed by actions that change the length, and
                 an upcall: the length that reaches userspace.
   vport-dump    one vport dump of a datapath with one port.
@@ -354,6 +355,22 @@ def check_port_limits(dp):
     for port_no in (65534, 65535, 65536):
         err = dp.execute(output(port_no))
         print("output to %d: %s" % (port_no, errname(err)))
+    # Upcall PID arrays as long as their attribute allows: a host may have
+    # more CPU ids than any smaller cap.
+    for n in (5000, 16382):
+        err, _, _ = dp.nl.ovs(
+            DP_FAMILY, DP_VERSION, OVS_DP_CMD_SET, dp.ifindex,
+            [attr(OVS_DP_ATTR_USER_FEATURES,
+                  u32(OVS_DP_F_UNALIGNED | OVS_DP_F_DISPATCH_UPCALL_PER_CPU)),
+             attr(OVS_DP_ATTR_PER_CPU_PIDS, u32(dp.up.pid) * n)])
+        print("per-CPU PIDs, %d of them: %s" % (n, errname(err)))
+        err, _ = dp.vport(OVS_VPORT_CMD_NEW, [
+            attr(OVS_VPORT_ATTR_NAME, b"pids%d\0" % n),
+            attr(OVS_VPORT_ATTR_TYPE, u32(OVS_VPORT_TYPE_INTERNAL)),
+            attr(OVS_VPORT_ATTR_UPCALL_PID, u32(dp.up.pid) * n)])
+        print("vport PIDs, %d of them: %s" % (n, errname(err)))
+    dp.nl.ovs(DP_FAMILY, DP_VERSION, OVS_DP_CMD_SET, dp.ifindex,
+              [attr(OVS_DP_ATTR_USER_FEATURES, u32(OVS_DP_F_UNALIGNED))])
     # EXECUTE without IN_PORT enters on the local port, never on 65535.
     err = dp.execute([userspace(dp.up.pid, b"noport")],
                      key=exec_key()[1:])
