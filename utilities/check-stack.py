@@ -75,8 +75,10 @@ INDIRECT_TARGETS = {
     'rht_key_get_hash': [],
     'mask_probe': [],
     'ovsp_flow_table_find_exact': [],
-    # skb_dst(skb)->output and the like: the kernel's.
+    # skb_dst(skb)->output, a device's ndo_fill_metadata_dst: the
+    # kernel's.
     'ovsp_ipip_xmit': [],
+    'ovsp_dp_egress_tun_info': [],
 }
 
 
