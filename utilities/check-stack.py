@@ -34,6 +34,8 @@ avoids them, a function with a stack frame of unbounded size, or an
 indirect call from a function that INDIRECT_TARGETS does not list fails
 the check, as does any chain deeper than BUDGET_BYTES.
 
+It prints the deepest chain, the bounds it used and the deepest roots;
+with -v, or when over the budget, the deepest chain frame by frame.
 Exit status: 0 when every chain fits, 1 otherwise (each failure printed),
 77 when there is no call graph (the module was not built).
 """
@@ -290,10 +292,12 @@ def main():
     shown = results if args.verbose else results[:5]
     for (size, chain_), r in shown:
         print('check-stack:   %5d  %s' % (size, base_name(r)))
-    print('check-stack: the deepest chain, frame by frame:')
-    for t in path:
-        print('check-stack:   %5d  %s' % (frames[t][0], base_name(t)))
-    if worst > BUDGET_BYTES:
+    over = worst > BUDGET_BYTES
+    if over or args.verbose:
+        print('check-stack: the deepest chain, frame by frame:')
+        for t in path:
+            print('check-stack:   %5d  %s' % (frames[t][0], base_name(t)))
+    if over:
         print('check-stack: FAIL: %d bytes is over the budget of %d'
               % (worst, BUDGET_BYTES))
         return 1
