@@ -82,7 +82,12 @@ void ovsp_dp_detach_port(struct ovsp_vport *vport)
 	ovsp_vport_destroy(vport);
 }
 
-void ovsp_dp_reap_detached(void (*notify)(struct ovsp_vport *))
+/* Deletes every vport of every datapath for which 'doomed' is true, given
+ * 'arg', calling 'notify' for each first (ovsp_lock). */
+static void detach_ports(bool (*doomed)(const struct ovsp_vport *,
+					const void *arg),
+			 const void *arg,
+			 void (*notify)(struct ovsp_vport *))
 {
 	struct ovsp_datapath *dp;
 	struct ovsp_vport *vport;
@@ -93,10 +98,20 @@ void ovsp_dp_reap_detached(void (*notify)(struct ovsp_vport *))
 		for (i = 0; i < OVSP_PORT_HASH_BUCKETS; i++)
 			hlist_for_each_entry_safe(vport, n, &dp->ports[i],
 						  dp_node)
-				if (READ_ONCE(vport->detached)) {
+				if (doomed(vport, arg)) {
 					notify(vport);
 					ovsp_dp_detach_port(vport);
 				}
+}
+
+static bool vport_detached(const struct ovsp_vport *vport, const void *arg)
+{
+	return READ_ONCE(vport->detached);
+}
+
+void ovsp_dp_reap_detached(void (*notify)(struct ovsp_vport *))
+{
+	detach_ports(vport_detached, NULL, notify);
 }
 
 /* Upcall PIDs. */
@@ -356,22 +371,15 @@ void ovsp_dp_destroy_net(struct net *net)
 			ovsp_dp_destroy(dp);
 }
 
+static bool vport_dev_in_net(const struct ovsp_vport *vport, const void *net)
+{
+	return net_eq(dev_net(vport->dev), net);
+}
+
 void ovsp_dp_detach_net_devices(struct net *net,
 				void (*notify)(struct ovsp_vport *))
 {
-	struct ovsp_datapath *dp;
-	struct ovsp_vport *vport;
-	struct hlist_node *n;
-	int i;
-
-	list_for_each_entry(dp, &ovsp_dps, node)
-		for (i = 0; i < OVSP_PORT_HASH_BUCKETS; i++)
-			hlist_for_each_entry_safe(vport, n, &dp->ports[i],
-						  dp_node)
-				if (net_eq(dev_net(vport->dev), net)) {
-					notify(vport);
-					ovsp_dp_detach_port(vport);
-				}
+	detach_ports(vport_dev_in_net, net, notify);
 }
 
 struct ovsp_vport *ovsp_dp_vport_moved(struct net *net, const char *name)

@@ -67,9 +67,10 @@ INDIRECT_TARGETS = {
     'ovsp_vport_create': ['internal_create', 'netdev_create'],
     'ovsp_vport_destroy': ['internal_destroy', 'netdev_destroy'],
     'ovsp_vport_send': ['internal_send', 'netdev_send'],
-    # The vport mcgroup's notification of a deletion (dp-notify.c).
-    'ovsp_dp_reap_detached': ['ovsp_dp_notify_del'],
-    'ovsp_dp_detach_net_devices': ['ovsp_dp_notify_del'],
+    # Which vports go, and the vport mcgroup's notification of their
+    # deletion (dp-notify.c).
+    'detach_ports': ['vport_detached', 'vport_dev_in_net',
+                     'ovsp_dp_notify_del'],
     # rhashtable's inline functions call the kernel's jhash and memcmp
     # through the table's parameters.
     '__rhashtable_insert_fast': [],
