@@ -246,7 +246,7 @@ def check_egress_tun(dp, devname):
                           userspace(dp.up.pid, b"egress", port)])
         ups = [u for u in dp.upcalls() if
                u[1].get(OVS_PACKET_ATTR_USERDATA) == b"egress"]
-        keys = [nested(u[1][OVS_PACKET_ATTR_EGRESS_TUN_KEY]) for u in ups
+        keys = [decode_list(u[1][OVS_PACKET_ATTR_EGRESS_TUN_KEY]) for u in ups
                 if OVS_PACKET_ATTR_EGRESS_TUN_KEY in u[1]]
         got = [b"".join(v for t, v in k if t == T_GENEVE_OPTS)
                for k in keys]
@@ -273,7 +273,7 @@ def actions_of(dp, attrs):
     err, replies = dp.flow(OVS_FLOW_CMD_GET, attrs)
     if err:
         return errname(err)
-    acts = nested(replies[0].get(OVS_FLOW_ATTR_ACTIONS, b""))
+    acts = decode_list(replies[0].get(OVS_FLOW_ATTR_ACTIONS, b""))
     return ",".join("%d:%d" % (t, get_u32(v)) for t, v in acts)
 
 
@@ -377,7 +377,7 @@ def check_port_limits(dp):
     got = [u for u in dp.upcalls() if
            u[1].get(OVS_PACKET_ATTR_USERDATA) == b"noport"]
     ports = [get_u32(v) for u in got
-             for t, v in nested(u[1][OVS_PACKET_ATTR_KEY])
+             for t, v in decode_list(u[1][OVS_PACKET_ATTR_KEY])
              if t == K_IN_PORT]
     print("execute without in_port: %s, upcalls %d, in_port %s"
           % (errname(err), len(got), ports or "none"))

@@ -12,24 +12,32 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The OVS generic-netlink families, spoken with the standard library only.
+"""The OVS generic-netlink families and rtnetlink, spoken with the
+standard library only, for the kernel tests' scripts (the fuzzer in
+tests/kernel_fuzz/, tests/kernel-netlink-check.py): sockets, the uapi
+constants of include/uapi/linux/openvswitch.h (Linux 6.1), attribute
+trees, and the parsing of upcalls.
 
-What the kernel tests' scripts (tests/kernel-*.py) share: the uapi
-constants of include/uapi/linux/openvswitch.h (Linux 6.1), attributes
-encoded as trees ([type, bytes or a list of attributes]) and decoded, and
-a generic-netlink socket with request, reply and dump helpers, and the
-parsing of the upcalls a socket receives.
+An attribute tree is a list of [type, payload], the payload bytes or a
+list (nested).  encode() writes one, with wrong lengths if asked;
+decode() and decode_list() read leniently (replies to fuzzed requests);
+parse_strict() reads what the kernel sends on its own (upcalls) and
+raises FormatError on a length that does not fit or padding that is not
+zero.
 """
 
+import errno
 import socket
 import struct
 
 # Netlink and generic netlink.
+NETLINK_ROUTE = 0
 NETLINK_GENERIC = 16
 NLM_F_REQUEST = 0x1
 NLM_F_MULTI = 0x2
 NLM_F_ACK = 0x4
 NLM_F_ECHO = 0x8
+NLM_F_EXCL = 0x200
 NLM_F_DUMP = 0x300
 NLM_F_CREATE = 0x400
 NLMSG_ERROR = 2
@@ -38,66 +46,95 @@ GENL_ID_CTRL = 0x10
 CTRL_CMD_GETFAMILY = 3
 CTRL_ATTR_FAMILY_ID = 1
 CTRL_ATTR_FAMILY_NAME = 2
+SOL_NETLINK = 270
+SO_RCVBUFFORCE = 33
 
-# The families and their versions.
+# include/uapi/linux/openvswitch.h (Linux 6.1): the families, their
+# versions, commands and attributes.
 DP_FAMILY, DP_VERSION = "ovs_datapath", 2
 VPORT_FAMILY, VPORT_VERSION = "ovs_vport", 1
 FLOW_FAMILY, FLOW_VERSION = "ovs_flow", 1
 PACKET_FAMILY, PACKET_VERSION = "ovs_packet", 1
-
 OVS_DP_CMD_NEW, OVS_DP_CMD_DEL, OVS_DP_CMD_GET, OVS_DP_CMD_SET = 1, 2, 3, 4
 OVS_DP_ATTR_NAME, OVS_DP_ATTR_UPCALL_PID = 1, 2
 OVS_DP_ATTR_USER_FEATURES, OVS_DP_ATTR_PER_CPU_PIDS = 5, 8
 OVS_DP_F_UNALIGNED, OVS_DP_F_VPORT_PIDS = 1, 2
 OVS_DP_F_DISPATCH_UPCALL_PER_CPU = 8
 
-OVS_VPORT_CMD_NEW, OVS_VPORT_CMD_DEL, OVS_VPORT_CMD_GET = 1, 2, 3
-OVS_VPORT_ATTR_PORT_NO, OVS_VPORT_ATTR_TYPE, OVS_VPORT_ATTR_NAME = 1, 2, 3
-OVS_VPORT_ATTR_UPCALL_PID = 5
-OVS_VPORT_TYPE_NETDEV, OVS_VPORT_TYPE_INTERNAL = 1, 2
+OVS_VPORT_CMD_NEW, OVS_VPORT_CMD_DEL, OVS_VPORT_CMD_GET, \
+    OVS_VPORT_CMD_SET = 1, 2, 3, 4
+(OVS_VPORT_ATTR_PORT_NO, OVS_VPORT_ATTR_TYPE, OVS_VPORT_ATTR_NAME,
+ OVS_VPORT_ATTR_OPTIONS, OVS_VPORT_ATTR_UPCALL_PID) = range(1, 6)
+OVS_VPORT_TYPE_NETDEV, OVS_VPORT_TYPE_INTERNAL, OVS_VPORT_TYPE_GRE, \
+    OVS_VPORT_TYPE_VXLAN, OVS_VPORT_TYPE_GENEVE = 1, 2, 3, 4, 5
+OVS_TUNNEL_ATTR_DST_PORT = 1
 
 OVS_FLOW_CMD_NEW, OVS_FLOW_CMD_DEL, OVS_FLOW_CMD_GET, OVS_FLOW_CMD_SET = \
     1, 2, 3, 4
-OVS_FLOW_ATTR_KEY, OVS_FLOW_ATTR_ACTIONS, OVS_FLOW_ATTR_STATS = 1, 2, 3
+OVS_FLOW_ATTR_KEY, OVS_FLOW_ATTR_ACTIONS = 1, 2
+OVS_FLOW_ATTR_STATS, OVS_FLOW_ATTR_TCP_FLAGS, OVS_FLOW_ATTR_USED = 3, 4, 5
 OVS_FLOW_ATTR_CLEAR, OVS_FLOW_ATTR_MASK, OVS_FLOW_ATTR_PROBE = 6, 7, 8
 OVS_FLOW_ATTR_UFID, OVS_FLOW_ATTR_UFID_FLAGS = 9, 10
+OVS_UFID_F_OMIT_KEY, OVS_UFID_F_OMIT_MASK, OVS_UFID_F_OMIT_ACTIONS = 1, 2, 4
 
 OVS_PACKET_CMD_MISS, OVS_PACKET_CMD_ACTION, OVS_PACKET_CMD_EXECUTE = 1, 2, 3
 (OVS_PACKET_ATTR_PACKET, OVS_PACKET_ATTR_KEY, OVS_PACKET_ATTR_ACTIONS,
- OVS_PACKET_ATTR_USERDATA, OVS_PACKET_ATTR_EGRESS_TUN_KEY) = 1, 2, 3, 4, 5
-OVS_PACKET_ATTR_PROBE, OVS_PACKET_ATTR_MRU, OVS_PACKET_ATTR_LEN = 8, 9, 10
-OVS_PACKET_ATTR_HASH = 11
+ OVS_PACKET_ATTR_USERDATA, OVS_PACKET_ATTR_EGRESS_TUN_KEY) = range(1, 6)
+OVS_PACKET_ATTR_PROBE, OVS_PACKET_ATTR_MRU, OVS_PACKET_ATTR_LEN, \
+    OVS_PACKET_ATTR_HASH = 8, 9, 10, 11
 
 (K_ENCAP, K_PRIORITY, K_IN_PORT, K_ETHERNET, K_VLAN, K_ETHERTYPE, K_IPV4,
  K_IPV6, K_TCP, K_UDP, K_ICMP, K_ICMPV6, K_ARP, K_ND, K_SKB_MARK, K_TUNNEL,
  K_SCTP, K_TCP_FLAGS, K_DP_HASH, K_RECIRC_ID, K_MPLS) = range(1, 22)
+K_MAX = 32
 
 (T_ID, T_IPV4_SRC, T_IPV4_DST, T_TOS, T_TTL, T_DF, T_CSUM, T_OAM,
  T_GENEVE_OPTS, T_TP_SRC, T_TP_DST, T_VXLAN_OPTS, T_IPV6_SRC, T_IPV6_DST,
  T_PAD, T_ERSPAN_OPTS, T_IPV4_INFO_BRIDGE) = range(0, 17)
+T_FLAGS = (T_DF, T_CSUM, T_OAM)
 
 (A_OUTPUT, A_USERSPACE, A_SET, A_PUSH_VLAN, A_POP_VLAN, A_SAMPLE, A_RECIRC,
  A_HASH, A_PUSH_MPLS, A_POP_MPLS, A_SET_MASKED, A_CT, A_TRUNC, A_PUSH_ETH,
  A_POP_ETH, A_CT_CLEAR, A_PUSH_NSH, A_POP_NSH, A_METER, A_CLONE,
  A_CHECK_PKT_LEN, A_ADD_MPLS, A_DEC_TTL) = range(1, 24)
+A_MAX = 23
+A_NESTED = (A_USERSPACE, A_SET, A_SAMPLE, A_SET_MASKED, A_CLONE,
+            A_CHECK_PKT_LEN)
 
 U_PID, U_USERDATA, U_EGRESS_TUN_PORT, U_ACTIONS = 1, 2, 3, 4
 S_PROBABILITY, S_ACTIONS = 1, 2
 C_PKT_LEN, C_GREATER, C_LESS_EQUAL = 1, 2, 3
 
-# The local port, and the port number that means none.
+# DP_MAX_PORTS in Linux (USHRT_MAX): port numbers are below it, and an
+# absent in_port is it.  The local port is 0.
+DP_MAX_PORTS = 65535
 OVSP_LOCAL = 0
-IN_PORT_NONE = 0xffff
+
+# rtnetlink (include/uapi/linux/rtnetlink.h, if_link.h, if_tunnel.h).
+RTM_NEWLINK, RTM_DELLINK, RTM_GETLINK, RTM_SETLINK = 16, 17, 18, 19
+RTM_NEWADDR = 20
+IFLA_IFNAME, IFLA_MTU, IFLA_LINKINFO, IFLA_NET_NS_PID = 3, 4, 18, 19
+IFLA_NET_NS_FD = 28
+IFLA_INFO_KIND, IFLA_INFO_DATA = 1, 2
+VETH_INFO_PEER = 1
+IFLA_GENEVE_PORT, IFLA_GENEVE_COLLECT_METADATA = 5, 6
+IFLA_VXLAN_PORT, IFLA_VXLAN_COLLECT_METADATA = 15, 25
+IFLA_GRE_COLLECT_METADATA = 18
+IFF_UP = 1
+IFA_LOCAL, IFA_ADDRESS = 2, 1
+
+
+class FormatError(Exception):
+    """Bytes from the kernel that are not well-formed netlink."""
 
 
 def attr(t, payload):
-    """An attribute: 'payload' is bytes, or a list of attributes."""
     return [t, payload]
 
 
 def encode(attrs, ruin=None):
     """Encodes a list of attributes.  'ruin', if given, is called with each
-    encoded attribute header's length and may return a replacement."""
+    encoded attribute header and may return a replacement length."""
     out = []
     for t, p in attrs:
         body = encode(p, ruin) if isinstance(p, list) else p
@@ -111,15 +148,44 @@ def encode(attrs, ruin=None):
 
 
 def decode(buf):
-    """Decodes flat attributes into {type: payload}."""
-    attrs = {}
+    """Decodes flat attributes into {type: payload} (the last wins)."""
+    return dict(decode_list(buf))
+
+
+def decode_list(buf):
+    """Decodes flat attributes into [(type, payload)], leniently."""
+    out = []
     while len(buf) >= 4:
         length, t = struct.unpack("=HH", buf[:4])
         if length < 4:
             break
-        attrs[t & 0x3fff] = buf[4:length]
+        out.append((t & 0x3fff, buf[4:length]))
         buf = buf[(length + 3) & ~3:]
-    return attrs
+    return out
+
+
+def parse_strict(buf, what="attributes"):
+    """Decodes flat attributes into [(type, payload)]; raises FormatError
+    if one does not fit or its padding is not zero.  The last attribute
+    may end the buffer unpadded (OVS_DP_F_UNALIGNED)."""
+    out = []
+    off = 0
+    while off < len(buf):
+        if len(buf) - off < 4:
+            raise FormatError("%s: %d stray bytes at %d"
+                              % (what, len(buf) - off, off))
+        length, t = struct.unpack("=HH", buf[off:off + 4])
+        if length < 4 or off + length > len(buf):
+            raise FormatError("%s: attribute %d of length %d at %d of %d"
+                              % (what, t & 0x3fff, length, off, len(buf)))
+        out.append((t & 0x3fff, buf[off + 4:off + length]))
+        end = min(len(buf), (off + length + 3) & ~3)
+        if any(buf[off + length:end]):
+            raise FormatError("%s: padding after attribute %d is %s, not "
+                              "zero" % (what, t & 0x3fff,
+                                        buf[off + length:end].hex()))
+        off = end
+    return out
 
 
 def u8(v):
@@ -147,34 +213,46 @@ def be64(v):
 
 
 def get_u32(b):
-    return struct.unpack("=I", b[:4])[0]
+    return struct.unpack("=I", b[:4])[0] if len(b) >= 4 else None
 
 
 def ovs_header(ifindex):
-    """The family header of every OVS message: the datapath's ifindex."""
     return struct.pack("=i", ifindex)
 
 
 class Netlink:
-    """One generic-netlink socket with request/reply helpers."""
+    """One netlink socket with request/reply helpers."""
 
-    def __init__(self, timeout=10):
-        self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
-                                  NETLINK_GENERIC)
+    def __init__(self, proto=NETLINK_GENERIC, rcvbuf=None):
+        self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, proto)
+        if rcvbuf:
+            for opt in (SO_RCVBUFFORCE, socket.SO_RCVBUF):
+                try:
+                    self.sock.setsockopt(socket.SOL_SOCKET, opt, rcvbuf)
+                    break
+                except OSError:
+                    pass
         self.sock.bind((0, 0))
-        self.sock.settimeout(timeout)
+        self.sock.settimeout(10)
         self.pid = self.sock.getsockname()[0]
         self.seq = 1
-        self.families = {}
 
-    def send(self, family, cmd, version, payload, flags):
+    def close(self):
+        self.sock.close()
+
+    def send_raw(self, mtype, flags, body):
         """Sends one message; returns its sequence number."""
         self.seq += 1
-        body = struct.pack("=BBH", cmd, version, 0) + payload
-        hdr = struct.pack("=IHHII", 16 + len(body), family,
+        hdr = struct.pack("=IHHII", 16 + len(body), mtype,
                           flags | NLM_F_REQUEST, self.seq, 0)
         self.sock.send(hdr + body)
         return self.seq
+
+    def send(self, family, cmd, version, payload, flags):
+        """Sends one generic-netlink message; returns its sequence
+        number."""
+        return self.send_raw(family, flags,
+                             struct.pack("=BBH", cmd, version, 0) + payload)
 
     def replies(self, seq):
         """Yields (type, payload) of the replies to 'seq', up to the ack,
@@ -199,22 +277,27 @@ class Netlink:
                     return
                 yield (mtype, msg)
 
-    def transact(self, family, cmd, version, payload, flags=NLM_F_ACK):
+    def transact_raw(self, mtype, body, flags=NLM_F_ACK):
         """Sends a request and returns (errno, [reply payloads])."""
-        seq = self.send(family, cmd, version, payload, flags)
+        seq = self.send_raw(mtype, flags, body)
         msgs = []
-        for mtype, msg in self.replies(seq):
-            if mtype == NLMSG_ERROR:
+        for rtype, msg in self.replies(seq):
+            if rtype == NLMSG_ERROR:
                 return msg, msgs
-            if mtype == NLMSG_DONE:
+            if rtype == NLMSG_DONE:
                 return 0, msgs
             msgs.append(msg)
         return 0, msgs
 
+    def transact(self, family, cmd, version, payload, flags=NLM_F_ACK):
+        """Sends a generic-netlink request and returns (errno, [reply
+        payloads, generic-netlink header included])."""
+        return self.transact_raw(family,
+                                 struct.pack("=BBH", cmd, version, 0)
+                                 + payload, flags)
+
     def family(self, name):
         """Returns the id of generic-netlink family 'name', or None."""
-        if name in self.families:
-            return self.families[name]
         payload = encode([attr(CTRL_ATTR_FAMILY_NAME,
                                name.encode() + b"\0")])
         err, msgs = self.transact(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1,
@@ -222,9 +305,7 @@ class Netlink:
         if err or not msgs:
             return None
         attrs = decode(msgs[0][4:])
-        fid = struct.unpack("=H", attrs[CTRL_ATTR_FAMILY_ID][:2])[0]
-        self.families[name] = fid
-        return fid
+        return struct.unpack("=H", attrs[CTRL_ATTR_FAMILY_ID][:2])[0]
 
     def ovs(self, family, version, cmd, ifindex, attrs, flags=NLM_F_ACK):
         """An OVS request: (errno, [replies' attributes as {type: bytes}],
@@ -234,6 +315,100 @@ class Netlink:
                                   flags)
         return (err, [decode(m[8:]) for m in msgs],
                 [struct.unpack("=i", m[4:8])[0] for m in msgs])
+
+    def pending(self):
+        """Every datagram waiting on the socket, without blocking.  An
+        overrun (ENOBUFS) is returned as None in the list."""
+        out = []
+        self.sock.setblocking(False)
+        try:
+            while True:
+                try:
+                    out.append(self.sock.recv(1 << 17))
+                except BlockingIOError:
+                    break
+                except OSError as e:
+                    if e.errno != errno.ENOBUFS:
+                        raise
+                    out.append(None)
+        finally:
+            self.sock.settimeout(10)
+        return out
+
+
+def ifinfomsg(index=0, flags=0, change=0):
+    return struct.pack("=BxHiII", socket.AF_UNSPEC, 0, index, flags, change)
+
+
+class Route(Netlink):
+    """An rtnetlink socket: links and addresses of the current namespace."""
+
+    def __init__(self):
+        super().__init__(NETLINK_ROUTE)
+
+    def link_add(self, name, kind, data=None, peer=None, mtu=None):
+        """Creates link 'name' of 'kind' with IFLA_INFO_DATA 'data' (an
+        attribute list) and, for a veth, peer name 'peer'.  Returns 0 or
+        an errno."""
+        info = [attr(IFLA_INFO_KIND, kind.encode())]
+        if peer is not None:
+            info.append(attr(IFLA_INFO_DATA, [attr(
+                VETH_INFO_PEER, ifinfomsg() + encode(
+                    [attr(IFLA_IFNAME, peer.encode() + b"\0")]))]))
+        elif data is not None:
+            info.append(attr(IFLA_INFO_DATA, data))
+        attrs = [attr(IFLA_IFNAME, name.encode() + b"\0"),
+                 attr(IFLA_LINKINFO, info)]
+        if mtu:
+            attrs.append(attr(IFLA_MTU, u32(mtu)))
+        err, _ = self.transact_raw(
+            RTM_NEWLINK, ifinfomsg() + encode(attrs),
+            NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL)
+        return err
+
+    def link_up(self, name):
+        """Sets link 'name' up.  Returns 0 or an errno."""
+        try:
+            index = socket.if_nametoindex(name)
+        except OSError as e:
+            return e.errno
+        err, _ = self.transact_raw(RTM_NEWLINK,
+                                   ifinfomsg(index, IFF_UP, IFF_UP))
+        return err
+
+    def link_del(self, name):
+        """Deletes link 'name'.  Returns 0 or an errno."""
+        try:
+            index = socket.if_nametoindex(name)
+        except OSError as e:
+            return e.errno
+        err, _ = self.transact_raw(RTM_DELLINK, ifinfomsg(index))
+        return err
+
+    def link_to_netns(self, name, pid):
+        """Moves link 'name' to the network namespace of process 'pid'.
+        Returns 0 or an errno."""
+        try:
+            index = socket.if_nametoindex(name)
+        except OSError as e:
+            return e.errno
+        err, _ = self.transact_raw(
+            RTM_NEWLINK, ifinfomsg(index) + encode(
+                [attr(IFLA_NET_NS_PID, u32(pid))]))
+        return err
+
+    def addr_add(self, name, addr, prefix):
+        """Adds IPv4 address 'addr' (bytes)/'prefix' to link 'name'."""
+        try:
+            index = socket.if_nametoindex(name)
+        except OSError as e:
+            return e.errno
+        body = struct.pack("=BBBBi", socket.AF_INET, prefix, 0, 0, index)
+        err, _ = self.transact_raw(
+            RTM_NEWADDR, body + encode([attr(IFA_LOCAL, addr),
+                                        attr(IFA_ADDRESS, addr)]),
+            NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL)
+        return err
 
 
 def parse_upcall(data):
@@ -247,17 +422,4 @@ def parse_upcall(data):
         msg = data[16:length]
         out.append((msg[0], decode(msg[8:])))
         data = data[(length + 3) & ~3:]
-    return out
-
-
-def nested(payload):
-    """Decodes a nested attribute's payload into (type, bytes) pairs, in
-    order, repeated types kept."""
-    out = []
-    while len(payload) >= 4:
-        length, t = struct.unpack("=HH", payload[:4])
-        if length < 4:
-            break
-        out.append((t & 0x3fff, payload[4:length]))
-        payload = payload[(length + 3) & ~3:]
     return out

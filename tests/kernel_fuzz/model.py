@@ -44,7 +44,7 @@ Each check has a name (model-*), which a failure reports.
 
 import struct
 
-from .nl import (attr, encode, decode_list, u32, be16, get_u32,
+from ovs_netlink import (attr, encode, decode_list, u32, be16, get_u32,
                  K_RECIRC_ID, K_PRIORITY, K_IN_PORT, K_SKB_MARK, K_ETHERNET,
                  K_ETHERTYPE, A_OUTPUT, A_USERSPACE, A_RECIRC, A_HASH,
                  A_TRUNC, A_CLONE, A_SAMPLE, A_SET_MASKED, U_PID, U_USERDATA,

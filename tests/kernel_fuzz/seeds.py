@@ -20,7 +20,7 @@ Every generator takes a random.Random, so that a seed repeats a run.
 
 import struct
 
-from .nl import *  # noqa: F401,F403 (the ABI's constants)
+from ovs_netlink import *  # noqa: F401,F403 (the ABI's constants)
 
 
 # Seeds: valid keys, masks, actions and packets.

@@ -49,7 +49,8 @@ import select
 import socket
 import time
 
-from .nl import *  # noqa: F401,F403 (the ABI's constants)
+from ovs_netlink import *  # noqa: F401,F403 (the ABI's constants)
+from ovs_userns import CLONE_NEWNET, become_nobody, libc, unshare
 from . import seeds
 from .model import ModelShape
 from .upcalls import expected_tunnel, frame_tag
@@ -64,56 +65,13 @@ PERIODS = {"userns": (300, 20), "netns": (200, 40)}
 # The shapes a child namespace runs.
 CHILD_SHAPES = ("mutate", "recirc", "tunnel", "ports", "model")
 
-CLONE_NEWNET = 0x40000000
-CLONE_NEWUSER = 0x10000000
-NOBODY = 65534
-
-_libc = None
-
-
-def libc():
-    global _libc
-    if _libc is None:
-        _libc = ctypes.CDLL(None, use_errno=True)
-    return _libc
-
-
-def unshare(flags):
-    if libc().unshare(flags) != 0:
-        e = ctypes.get_errno()
-        raise OSError(e, "unshare: %s" % os.strerror(e))
 
 
 def setns(fd):
+    """setns(2) into network namespace 'fd'; raises OSError."""
     if libc().setns(fd, CLONE_NEWNET) != 0:
         e = ctypes.get_errno()
         raise OSError(e, "setns: %s" % os.strerror(e))
-
-
-def become_nobody_in_userns():
-    """Drops to uid and gid 65534, then unshares a user namespace, in
-    which the process has every capability: what an unprivileged user
-    can do.
-
-    A chrooted process may not create a user namespace (EPERM), and the
-    kernel guest runs its command in a chroot of the host's root; so the
-    process first takes its mount namespace's root as its own (the
-    classic way out of a chroot, which root may take), and once in its
-    user namespace chroots back where it was."""
-    home = os.open("/", os.O_RDONLY)
-    os.chroot("/proc")
-    os.fchdir(home)             # Outside the root: ".." is not stopped.
-    for _ in range(64):
-        os.chdir("..")
-    os.chroot(".")
-    os.setgroups([])
-    os.setgid(NOBODY)
-    os.setuid(NOBODY)
-    unshare(CLONE_NEWUSER)
-    os.fchdir(home)
-    os.chroot(".")
-    os.chdir("/")
-    os.close(home)
 
 
 class Runner:
@@ -685,7 +643,7 @@ def run_child(parent, seed, seconds, kind, shapes):
 
 def child_userns(args, seed, seconds, shapes, report, stats, counts):
     import random
-    become_nobody_in_userns()
+    become_nobody(net=False)
     unshare(CLONE_NEWNET)
     if args.verbose:
         with open("/proc/self/uid_map") as f:
@@ -729,7 +687,7 @@ def child_netns(args, seed, report, stats, counts):
     import random
     r = random.Random(seed)
     if r.random() < 0.5:
-        become_nobody_in_userns()
+        become_nobody(net=False)
     unshare(CLONE_NEWNET)
     fd_a = ns_fd()
     wa = World(report, stats, "a")

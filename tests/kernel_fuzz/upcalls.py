@@ -45,7 +45,7 @@ source address and ports the device fills in) and the action list.  So:
 
 import struct
 
-from .nl import (FormatError, parse_strict, decode_list, get_u32,
+from ovs_netlink import (FormatError, parse_strict, decode_list, get_u32,
                  OVS_PACKET_CMD_MISS, OVS_PACKET_CMD_ACTION,
                  OVS_PACKET_ATTR_PACKET, OVS_PACKET_ATTR_KEY,
                  OVS_PACKET_ATTR_ACTIONS, OVS_PACKET_ATTR_USERDATA,

@@ -24,7 +24,7 @@ import socket
 import struct
 import subprocess
 
-from .nl import (Netlink, Route, attr, encode, decode, ovs_header, u16, u32,
+from ovs_netlink import (Netlink, Route, attr, encode, decode, ovs_header, u16, u32,
                  get_u32, be16,
                  NLM_F_ACK, NLM_F_ECHO, NLM_F_DUMP,
                  OVS_DP_CMD_NEW, OVS_DP_CMD_DEL, OVS_DP_CMD_GET,

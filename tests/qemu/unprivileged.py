@@ -19,80 +19,25 @@ Usage (as root): unprivileged.py COMMAND [ARG]...
 
 COMMAND runs as uid and gid 65534 (nobody) on the host, in a new user
 namespace where it is root, and a new network namespace that this user
-namespace owns: what any local user can do where unprivileged user
-namespaces are allowed (Debian's default), and so what the kernel
-datapath's families accept from anyone (GENL_UNS_ADMIN_PERM).  It runs in
-the current directory, or in / if that user may not enter it.  Exits with
-COMMAND's status.
-
-The kernel guest (kernel-guest.sh) runs everything in a chroot, where
-unshare(CLONE_NEWUSER) is refused (EPERM: a chrooted caller may not create
-a user namespace).  So, as root, this leaves the chroot for the mount
-namespace's root, creates the namespaces there, and enters the chroot
-again, as the namespaces' root, before COMMAND runs.
+namespace owns (tests/ovs_userns.py): what any local user can do where
+unprivileged user namespaces are allowed, and so what the kernel
+datapath's families accept from anyone (GENL_UNS_ADMIN_PERM).  It runs
+in the current directory, or in / if that user may not enter it; in the
+kernel guest's chroot too.  Exits with COMMAND's status.
 """
 
-import ctypes
 import os
 import sys
-import tempfile
 
-CLONE_NEWUSER = 0x10000000
-CLONE_NEWNET = 0x40000000
-PR_SET_DUMPABLE = 4
-NOBODY = 65534
-
-libc = ctypes.CDLL(None, use_errno=True)
-
-
-def unshare(flags):
-    if libc.unshare(flags) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, os.strerror(err))
-
-
-def leave_chroot():
-    """Makes this process's root the mount namespace's root; returns an
-    fd of the chroot's root, to enter it again."""
-    chroot_root = os.open("/", os.O_RDONLY | os.O_DIRECTORY)
-    here = tempfile.mkdtemp(prefix="unprivileged.")
-    # The working directory stays outside the new root, and '..' climbs
-    # from it past the old one.
-    os.chroot(here)
-    os.fchdir(chroot_root)
-    for _ in range(64):
-        os.chdir("..")
-    os.chroot(".")
-    os.rmdir(here[1:], dir_fd=chroot_root)
-    return chroot_root
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+import ovs_userns  # noqa: E402
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    cwd = os.getcwd()
-    chroot_root = leave_chroot()
-    os.setgroups([])
-    os.setgid(NOBODY)
-    os.setuid(NOBODY)
-    # Changing the uid made the process undumpable, which gives its /proc
-    # files to root: its own maps could not be written.
-    libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-    unshare(CLONE_NEWUSER | CLONE_NEWNET)
-    with open("/proc/self/setgroups", "w") as f:
-        f.write("deny")
-    with open("/proc/self/uid_map", "w") as f:
-        f.write("0 %d 1" % NOBODY)
-    with open("/proc/self/gid_map", "w") as f:
-        f.write("0 %d 1" % NOBODY)
-    os.fchdir(chroot_root)
-    os.chroot(".")
-    os.close(chroot_root)
-    try:
-        os.chdir(cwd)
-    except PermissionError:
-        # A root-only directory (an autotest test's, under mktemp -d).
-        os.chdir("/")
+    ovs_userns.become_nobody(net=True)
     os.execvp(sys.argv[1], sys.argv[1:])
 
 
