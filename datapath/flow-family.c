@@ -6,9 +6,12 @@
  * - A flow is known by its UFID if it has one, else by its key as it was
  *   put (whatever its mask), as in the kernel's datapath; a request finds
  *   it by that identifier only, never by a packet's lookup of its key.
- * - NEW creates, or replaces the actions of the flow it names unless
- *   NLM_F_CREATE or NLM_F_EXCL asks for -EEXIST; the flow of a known UFID
- *   with another masked key is -ENOENT.  SET replaces actions (KEY
+ * - NEW meets the flow of its UFID, else the flow its key hits as a
+ *   packet's would, as the kernel's: none, it creates one; one, it fails
+ *   -EEXIST if NLM_F_CREATE or NLM_F_EXCL, else replaces the actions of
+ *   the flow its key names (that flow, or the flow without a UFID put
+ *   with that key), or fails -ENOENT: its actions were validated against
+ *   its key, and no flow overlaps another.  SET replaces actions (KEY
  *   required, to validate them) and, with OVS_FLOW_ATTR_CLEAR, zeroes the
  *   stats after reporting them; it names the flow by UFID or KEY.  DEL
  *   without KEY or UFID flushes the table.
@@ -228,6 +231,29 @@ static struct ovsp_flow *flow_find(struct ovsp_datapath *dp,
 	return ovsp_flow_table_find_unmasked(dp->table, &req->unmasked);
 }
 
+/* The flow a NEW request meets, as the kernel's NEW looks for it: the
+ * flow of its UFID (setting '*by_ufid'), else the flow its key hits as a
+ * packet's would (any mask), so that a NEW never overlaps a flow. */
+static struct ovsp_flow *flow_find_for_new(struct ovsp_datapath *dp,
+					   const struct flow_request *req,
+					   bool *by_ufid)
+{
+	struct ovsp_flow *flow = NULL;
+	bool cache_hit;
+	u32 n_mask_hit;
+
+	if (req->ufid.len)
+		flow = ovsp_flow_table_find_ufid(dp->table, &req->ufid);
+	*by_ufid = flow != NULL;
+	if (!flow) {
+		rcu_read_lock();
+		flow = ovsp_flow_table_lookup(dp->table, &req->unmasked, 0,
+					      &n_mask_hit, &cache_hit);
+		rcu_read_unlock();
+	}
+	return flow;
+}
+
 static void notify(struct sk_buff *reply, struct genl_info *info)
 {
 	if (!IS_ERR_OR_NULL(reply))
@@ -244,6 +270,7 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	struct flow_request *req;
 	struct ovsp_datapath *dp;
 	struct ovsp_flow *flow;
+	bool by_ufid;
 	int err;
 
 	if (!a[OVS_FLOW_ATTR_KEY] || !a[OVS_FLOW_ATTR_ACTIONS])
@@ -262,7 +289,7 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	dp = ovsp_dp_lookup(genl_info_net(info), hdr->dp_ifindex);
 	if (!dp)
 		goto unlock;
-	flow = flow_find(dp, req);
+	flow = flow_find_for_new(dp, req, &by_ufid);
 	if (!flow) {
 		/* Refused with -EEXIST if another flow has the same mask and
 		 * masked key. */
@@ -282,9 +309,14 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 		if (info->nlhdr->nlmsg_flags & (NLM_F_CREATE | NLM_F_EXCL))
 			goto unlock;
 		/* The actions were validated against this request's key:
-		 * they may not replace those of a flow with another. */
+		 * they replace those of the flow it names, or of none. */
+		if (!ovsp_flow_named_by_key(flow, &req->unmasked,
+					    &req->match.range))
+			flow = by_ufid || flow->ufid.len ? NULL
+			       : ovsp_flow_table_find_unmasked(dp->table,
+							       &req->unmasked);
 		err = -ENOENT;
-		if (flow->ufid.len && !ovsp_flow_key_equal(flow, &req->match))
+		if (!flow)
 			goto unlock;
 		ovsp_flow_set_actions(flow, acts);
 		acts = NULL;

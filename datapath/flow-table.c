@@ -362,6 +362,17 @@ ovsp_flow_table_find_unmasked(struct ovsp_flow_table *table,
 	return found;
 }
 
+bool ovsp_flow_named_by_key(const struct ovsp_flow *flow,
+			    const struct ovsp_flow_key *unmasked,
+			    const struct ovsp_key_range *range)
+{
+	if (!flow->ufid.len)
+		return !memcmp(flow->unmasked, unmasked, sizeof(*unmasked));
+	return !memcmp((const u8 *)&flow->key + range->start,
+		       (const u8 *)unmasked + range->start,
+		       range->end - range->start);
+}
+
 bool ovsp_flow_key_equal(const struct ovsp_flow *flow,
 			 const struct ovsp_flow_match *match)
 {

@@ -91,6 +91,14 @@ struct ovsp_flow *
 ovsp_flow_table_find_unmasked(struct ovsp_flow_table *table,
 			      const struct ovsp_flow_key *unmasked);
 
+/* True if a NEW with key 'unmasked', whose mask covers 'range', names
+ * 'flow' as the kernel's ovs_flow_cmp() has it: a flow with a UFID if its
+ * masked key is 'unmasked' over 'range', a flow without one if it was put
+ * with 'unmasked'. */
+bool ovsp_flow_named_by_key(const struct ovsp_flow *flow,
+			    const struct ovsp_flow_key *unmasked,
+			    const struct ovsp_key_range *range);
+
 /* True if 'flow' has the masked key of 'match' (whatever the masks: the
  * key that actions are validated against). */
 bool ovsp_flow_key_equal(const struct ovsp_flow *flow,

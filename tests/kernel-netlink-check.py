@@ -66,11 +66,11 @@ def exec_key(in_port=OVSP_LOCAL):
             attr(K_ETHERTYPE, be16(0x88b5))]
 
 
-def flow_key(recirc_id=0, dst=b"\xff" * 6):
+def flow_key(recirc_id=0, dst=b"\xff" * 6, src=b"\x02\0\0\0\0\1"):
     """A flow key for frame() after 'recirc_id' recirculations."""
     return [attr(K_RECIRC_ID, u32(recirc_id)),
             attr(K_IN_PORT, u32(OVSP_LOCAL)),
-            attr(K_ETHERNET, b"\x02\0\0\0\0\1" + dst),
+            attr(K_ETHERNET, src + dst),
             attr(K_ETHERTYPE, be16(0x88b5))]
 
 
@@ -301,10 +301,18 @@ def check_flow_ids(dp):
         attr(OVS_FLOW_ATTR_ACTIONS, output(2))])
     print("SET ufid 1, key 2: %s" % errname(err))
     print("ufid 1 actions: %s" % actions_of(dp, [ufid(1)]))
+    # NEW names a flow with a UFID by its masked key, as the kernel's
+    # ovs_flow_cmp() (the source address, wildcarded, is not 0 in key 1).
     err, _ = dp.flow(new, [ufid(1), attr(OVS_FLOW_ATTR_KEY, k1),
                            attr(OVS_FLOW_ATTR_MASK, mask),
                            attr(OVS_FLOW_ATTR_ACTIONS, output(3))])
     print("NEW ufid 1, key 1 again: %s" % errname(err))
+    err, _ = dp.flow(new, [ufid(1),
+                           attr(OVS_FLOW_ATTR_KEY,
+                                flow_key(0, b"\xff" * 6, bytes(6))),
+                           attr(OVS_FLOW_ATTR_MASK, mask),
+                           attr(OVS_FLOW_ATTR_ACTIONS, output(3))])
+    print("NEW ufid 1, key 1 masked: %s" % errname(err))
     print("ufid 1 actions: %s" % actions_of(dp, [ufid(1)]))
     err, _ = dp.flow(OVS_FLOW_CMD_SET, [ufid(1),
                                         attr(OVS_FLOW_ATTR_CLEAR, b"")])
@@ -323,6 +331,14 @@ def check_flow_ids(dp):
                            attr(OVS_FLOW_ATTR_ACTIONS, output(5))])
     print("NEW key 7 wildcarded: %s" % errname(err))
     narrow = flow_key(7, b"\x02\0\0\0\0\2")
+    # A flow that the key 7 flow would overlap: refused, as the kernel's.
+    for flags, name in ((NLM_F_ACK | NLM_F_CREATE, "create"),
+                        (NLM_F_ACK, "no create")):
+        err, _ = dp.flow(new, [ufid(2), attr(OVS_FLOW_ATTR_KEY, narrow),
+                               attr(OVS_FLOW_ATTR_ACTIONS, output(6))],
+                         flags)
+        print("NEW ufid 2 with a key the key 7 flow matches, %s: %s"
+              % (name, errname(err)))
     for name, cmd, extra in (
             ("GET", OVS_FLOW_CMD_GET, []),
             ("SET", OVS_FLOW_CMD_SET,

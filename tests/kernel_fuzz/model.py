@@ -39,6 +39,15 @@ comparisons field by field:
   then for a UFID flow the masked key unless OMIT_KEY, the mask unless
   OMIT_MASK, the actions as sent unless OMIT_ACTIONS.
 
+Where ovs_percpu answers otherwise on purpose (kernel-datapath.md), the
+model follows it, and says so in the reason it gives:
+
+- a UFID attribute of another length than 1 to 16 bytes fails EINVAL
+  (Linux takes it as no UFID, so that such a DEL without a key flushes);
+- SET with actions fails ENOENT on a UFID flow whose masked key is not
+  the request's (its key masked by its mask): the actions were validated
+  against another key (Linux replaces them).
+
 Each check has a name (model-*), which a failure reports.
 """
 
@@ -357,6 +366,15 @@ class ModelShape:
 
     ENOENT, EEXIST, EINVAL = 2, 17, 22
 
+    def bad_ufid(self, ufid_sent):
+        """Whether ovs_percpu refuses 'ufid_sent' (EINVAL), where Linux
+        takes it as no UFID; sets the model's reason."""
+        if ufid_sent is None or 1 <= len(ufid_sent) <= 16:
+            return False
+        self.model.why = ("a UFID of %d bytes: EINVAL in ovs_percpu, none "
+                          "in Linux" % len(ufid_sent))
+        return True
+
     def __init__(self, world, dp):
         self.world = world
         self.dp = dp
@@ -457,7 +475,11 @@ class ModelShape:
         flags = 0x400 if excl else 0
         err, msgs = self.world.flow_request(
             self.dp, 1, self.attrs(r, k, m, ufid_sent, acts), flags=flags)
-        want, f = self.model.new(model_ufid, k, m and dict(m), acts, excl)
+        if self.bad_ufid(ufid_sent):
+            want, f = self.EINVAL, None
+        else:
+            want, f = self.model.new(model_ufid, k, m and dict(m), acts,
+                                     excl)
         what = "NEW %s key %s mask %s%s" % (
             "ufid " + ufid_sent.hex() if ufid_sent is not None else
             "without ufid", fmt(k), fmt(m) if m else "none (exact)",
@@ -494,8 +516,8 @@ class ModelShape:
                                   self.world.userdata_tag(r, self.dp))
         model_ufid = ufid if ufid_sent is not None and \
             1 <= len(ufid_sent) <= 16 else None
-        a = self.attrs(r, k, m if k is not None and r.random() < 0.7
-                       else None, ufid_sent, acts)
+        m_sent = m if k is not None and r.random() < 0.7 else None
+        a = self.attrs(r, k, m_sent, ufid_sent, acts)
         clear = r.random() < 0.3
         if clear:
             a.append(attr(OVS_FLOW_ATTR_CLEAR, b""))
@@ -505,7 +527,9 @@ class ModelShape:
             "without ufid", fmt(k) if k else "none",
             " with actions" if acts is not None else " without actions")
         f = None
-        if k is None and model_ufid is None:
+        if self.bad_ufid(ufid_sent):
+            want = self.EINVAL
+        elif k is None and model_ufid is None:
             want = self.EINVAL
             self.model.why = "neither a key nor a UFID of 1 to 16 bytes"
         elif acts is not None and k is None:
@@ -513,6 +537,12 @@ class ModelShape:
             self.model.why = "actions without a key"
         else:
             f = self.model.lookup(model_ufid, k)
+            if (f and acts is not None and f.ufid is not None and
+                    masked(f.key, f.mask) !=
+                    masked(k, m_sent or dict(ALL_ONES))):
+                self.model.why += (", whose masked key is not the "
+                                   "request's: ENOENT in ovs_percpu")
+                f = None
             want = 0 if f else self.ENOENT
             if f and acts is not None:
                 f.acts = acts
@@ -535,7 +565,9 @@ class ModelShape:
             "ufid " + ufid_sent.hex() if ufid_sent is not None else
             "without ufid", fmt(k) if k else "none")
         f = None
-        if k is None and model_ufid is None:
+        if self.bad_ufid(ufid_sent):
+            want = self.EINVAL
+        elif k is None and model_ufid is None:
             want = self.EINVAL
             self.model.why = "neither a key nor a UFID of 1 to 16 bytes"
         else:
@@ -562,7 +594,9 @@ class ModelShape:
         what = "DEL %s key %s" % (
             "ufid " + ufid_sent.hex() if ufid_sent is not None else
             "without ufid", fmt(k) if k else "none")
-        if k is None and model_ufid is None:
+        if self.bad_ufid(ufid_sent):
+            want, f = self.EINVAL, None
+        elif k is None and model_ufid is None:
             self.model.flows = []
             want, f = 0, None
             self.model.why = ("neither a key nor a UFID of 1 to 16 bytes: "
