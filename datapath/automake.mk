@@ -55,7 +55,6 @@ check_stack = @echo "check-stack: skipped: the kernel module is not built"
 endif
 check-stack: all
 	$(check_stack)
-.PHONY: check-stack
 
 if LINUX_ENABLED
 all-local: datapath-module
