@@ -3,8 +3,9 @@
  * The ovs_ipip device (kind OVSP_IPIP_KIND, ovsp-ipip-uapi.h): an
  * IPPROTO_IPIP tunnel of ours, attached to a datapath as a NETDEV vport.
  * Four files, one job each:
- *   ipip-dev.c    the net_device, its rtnl_link_ops and ethtool stats, the
- *                 list of devices the receive path searches, init/exit;
+ *   ipip-dev.c    the net_device, its rtnl_link_ops and ethtool stats,
+ *                 each namespace's table of devices that the receive path
+ *                 searches, init/exit;
  *   ipip-rcv.c    the IPPROTO_IPIP handler (tunnel4, priority 0) that
  *                 decapsulates packets for our devices and declines the
  *                 others, and the ICMP error handler;
@@ -13,13 +14,14 @@
  *   ipip-xmit.c   encapsulation from the egress tunnel info.
  *
  * Locking and ownership:
- * - The device list and every device's configuration are written under
- *   RTNL only; the packet path reads them under RCU (READ_ONCE for the
- *   configuration bytes, which changelink may rewrite between packets).
+ * - The per-namespace device tables and every device's configuration are
+ *   written under RTNL only; the packet path reads them under RCU
+ *   (READ_ONCE for the configuration bytes, which changelink may rewrite
+ *   between packets).
  * - The counters ('pcpu') and each CPU's cell are written only by their
  *   own CPU in softirq (or BHs off), but for the shared-cell ablation in
  *   which every CPU feeds cell 'shared_cpu' (under its queue's lock).
- * - A device leaves the list (and RCU readers) in dellink, before
+ * - A device leaves its table (and RCU readers) in dellink, before
  *   unregister_netdevice_queue(), whose synchronize_net() comes before
  *   ndo_uninit, which disables the cells' NAPI and purges their queues;
  *   the per-CPU memory is freed by the destructor, after the last
@@ -58,7 +60,8 @@ struct ovsp_ipip_pcpu {
 /* The device's private data (netdev_priv()). */
 struct ovsp_ipip {
 	struct net_device *dev;		/* The device itself. */
-	struct list_head node;		/* In the device list (RCU; written
+	struct hlist_node hash_node;	/* In its namespace's table, by
+					 * (local, remote) (RCU; written
 					 * under RTNL). */
 	__be32 local;			/* OVSP_IPIP_ATTR_LOCAL, 0 for any. */
 	__be32 remote;			/* OVSP_IPIP_ATTR_REMOTE, 0 for any. */
@@ -84,6 +87,11 @@ static inline void ovsp_ipip_count(struct ovsp_ipip *t,
 }
 
 /* ipip-dev.c */
+
+/* The device of 'net' that receives packets for 'local' from 'remote':
+ * the one configured with both, else with REMOTE 'remote' and LOCAL any,
+ * else with LOCAL 'local' and REMOTE any, else the one with both any; or
+ * NULL.  RCU. */
 struct ovsp_ipip *ovsp_ipip_lookup(const struct net *net, __be32 local,
 				   __be32 remote);
 int ovsp_ipip_dev_init(void);

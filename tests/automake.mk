@@ -54,6 +54,7 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/iperf3-intervals.py tests/afpacket-big-frames.py \
 	tests/afpacket-miss-flood.py tests/hostile-traffic.py \
 	tests/kernel-netlink-fuzz.py tests/kernel-ipip-link.py \
+	tests/udp-flood.py \
 	tests/qemu/guest-common.sh \
 	tests/qemu/ipip-guest.sh tests/qemu/ipip-guest-init.sh \
 	tests/qemu/kernel-guest.sh tests/qemu/kernel-guest-init.sh \
