@@ -18,11 +18,12 @@
  *   without a grace period, as ip_tunnel does: a packet meanwhile may miss
  *   it (and go to the next IPIP handler), never find a freed device.
  * - dellink takes the device out of its table before unregistering it, so
- *   that after unregister's synchronize_net() the receive path cannot
- *   reach it; ndo_uninit then stops the cells and the destructor frees the
- *   per-CPU memory.  rtnl_link_unregister() at module exit deletes the
- *   devices through dellink too, and a dying namespace deletes its own in
- *   our pernet exit, before the table goes.
+ *   that after unregister's synchronize_net() (one for the whole batch)
+ *   the receive path cannot reach it; ndo_uninit then stops the cells
+ *   without waiting for anything, and the destructor frees the counters
+ *   and leaves the cells to call_rcu().  rtnl_link_unregister() at module
+ *   exit deletes the devices through dellink too, and a dying namespace
+ *   deletes its own in our pernet exit, before the table goes.
  */
 #include <linux/ethtool.h>
 #include <linux/etherdevice.h>

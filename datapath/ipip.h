@@ -22,10 +22,12 @@
  *   own CPU in softirq (or BHs off), but for the shared-cell ablation in
  *   which every CPU feeds cell 'shared_cpu' (under its queue's lock).
  * - A device leaves its table (and RCU readers) in dellink, before
- *   unregister_netdevice_queue(), whose synchronize_net() comes before
- *   ndo_uninit, which disables the cells' NAPI and purges their queues;
- *   the per-CPU memory is freed by the destructor, after the last
- *   reference (ethtool readers included) is gone.
+ *   unregister_netdevice_queue(), whose synchronize_net() (one for the
+ *   whole batch) comes before ndo_uninit, which disables the cells' NAPI,
+ *   takes it off the device's list and purges their queues, and waits for
+ *   nothing; the destructor, after the last reference (ethtool readers
+ *   included) is gone, frees the counters and hands the cells to
+ *   call_rcu(), for the readers of the NAPI list.
  */
 #ifndef OVSP_IPIP_H
 #define OVSP_IPIP_H 1
@@ -37,6 +39,8 @@
 #include <linux/u64_stats_sync.h>
 
 #include "ovsp-ipip-uapi.h"
+
+struct ovsp_ipip_cells_rcu;
 
 /* One CPU's GRO cell: a queue of decapsulated packets and the NAPI
  * context that feeds them to GRO.  The queue's lock is taken for every
@@ -71,6 +75,9 @@ struct ovsp_ipip {
 					 * 'shared_cell': the first possible
 					 * CPU's. */
 	struct ovsp_ipip_cell __percpu *cells;	/* One per possible CPU. */
+	struct ovsp_ipip_cells_rcu *cells_rcu;	/* For freeing them after
+						 * a grace period
+						 * (ipip-cells.c). */
 	struct ovsp_ipip_pcpu __percpu *pcpu;	/* One per possible CPU. */
 };
 
