@@ -11,7 +11,9 @@
  * - Each namespace has its own table (pernet_operations, net_generic),
  *   hashed by (local, remote), so that neither a lookup nor newlink's
  *   uniqueness check ever looks at another namespace's devices: a lookup
- *   reads at most four buckets of its own namespace.
+ *   reads at most four buckets of its own namespace.  It finds either the
+ *   exact device or the wildcard ones (ipip-rcv.c asks before and after
+ *   Linux's ipip.ko), and for packets only a port of a datapath.
  * - newlink, changelink and dellink run under RTNL, which guards the
  *   tables and the configuration; the packet path reads both under RCU.
  *   changelink moves a device whose addresses change to its new bucket
@@ -83,23 +85,41 @@ static struct ovsp_ipip *ipip_find(const struct net *net, __be32 local,
 	return NULL;
 }
 
-struct ovsp_ipip *ovsp_ipip_lookup(const struct net *net, __be32 local,
-				   __be32 remote)
+/* Whether 't' may take a packet: it exists and, if 'attached', is a port
+ * of a datapath. */
+static bool ipip_usable(const struct ovsp_ipip *t, bool attached)
 {
-	struct ovsp_ipip *t = NULL;
+	return t && (!attached || netif_is_ovs_port(t->dev));
+}
 
-	/* Most specific first: both exact, remote exact, local exact, any.
-	 * A key with a 0 address of the packet's would be a less specific
-	 * one's, so it is skipped. */
-	if (local && remote)
+struct ovsp_ipip *ovsp_ipip_lookup(const struct net *net, __be32 local,
+				   __be32 remote, enum ovsp_ipip_match match,
+				   bool attached)
+{
+	struct ovsp_ipip *t;
+
+	if (match == OVSP_IPIP_EXACT) {
+		if (!local || !remote)
+			return NULL;
 		t = ipip_find(net, local, remote);
-	if (!t && remote)
+		return ipip_usable(t, attached) ? t : NULL;
+	}
+
+	/* Most specific first: remote exact, local exact, both any.  A key
+	 * with a 0 address of the packet's would be a less specific one's,
+	 * so it is skipped. */
+	if (remote) {
 		t = ipip_find(net, 0, remote);
-	if (!t && local)
+		if (ipip_usable(t, attached))
+			return t;
+	}
+	if (local) {
 		t = ipip_find(net, local, 0);
-	if (!t)
-		t = ipip_find(net, 0, 0);
-	return t;
+		if (ipip_usable(t, attached))
+			return t;
+	}
+	t = ipip_find(net, 0, 0);
+	return ipip_usable(t, attached) ? t : NULL;
 }
 
 /* Netdev operations. */

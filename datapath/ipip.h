@@ -6,9 +6,11 @@
  *   ipip-dev.c    the net_device, its rtnl_link_ops and ethtool stats,
  *                 each namespace's table of devices that the receive path
  *                 searches, init/exit;
- *   ipip-rcv.c    the IPPROTO_IPIP handler (tunnel4, priority 0) that
- *                 decapsulates packets for our devices and declines the
- *                 others, and the ICMP error handler;
+ *   ipip-rcv.c    the IPPROTO_IPIP handlers (tunnel4: our exact devices'
+ *                 before Linux's ipip.ko, the others' after it) that
+ *                 decapsulate packets for our devices attached to a
+ *                 datapath and decline the others, and their ICMP error
+ *                 handlers;
  *   ipip-cells.c  the per-CPU GRO cells the decapsulated packets go
  *                 through on the CPU that decapsulated them;
  *   ipip-xmit.c   encapsulation from the egress tunnel info.
@@ -95,12 +97,23 @@ static inline void ovsp_ipip_count(struct ovsp_ipip *t,
 
 /* ipip-dev.c */
 
-/* The device of 'net' that receives packets for 'local' from 'remote':
- * the one configured with both, else with REMOTE 'remote' and LOCAL any,
- * else with LOCAL 'local' and REMOTE any, else the one with both any; or
- * NULL.  RCU. */
+/* Which of a namespace's devices ovsp_ipip_lookup() considers: the
+ * receive path asks for the exact ones before Linux's ipip.ko has the
+ * packet, the others after it. */
+enum ovsp_ipip_match {
+	OVSP_IPIP_EXACT,	/* LOCAL and REMOTE both set. */
+	OVSP_IPIP_WILDCARD,	/* LOCAL or REMOTE (or both) any. */
+};
+
+/* The device of 'net' of kind 'match' that takes a packet for 'local'
+ * from 'remote', and, if 'attached', is a port of a datapath: for
+ * OVSP_IPIP_EXACT the one configured with both addresses; for
+ * OVSP_IPIP_WILDCARD the one with REMOTE 'remote' and LOCAL any, else
+ * with LOCAL 'local' and REMOTE any, else with both any (the first of
+ * these that qualifies).  NULL if none.  RCU. */
 struct ovsp_ipip *ovsp_ipip_lookup(const struct net *net, __be32 local,
-				   __be32 remote);
+				   __be32 remote, enum ovsp_ipip_match match,
+				   bool attached);
 int ovsp_ipip_dev_init(void);
 void ovsp_ipip_dev_exit(void);
 

@@ -20,14 +20,18 @@
  * the kind has no module alias.
  *
  * Receive: an IPPROTO_IPIP packet whose outer destination and source
- * match one of our devices in the receiving namespace is ours; anything
- * else is left to the next IPIP handler (the kernel's ipip.ko, if loaded).
+ * match one of our devices in the receiving namespace that is a port of a
+ * datapath is ours; a device that no datapath holds decapsulates nothing.
  * Matching, most specific first: LOCAL and REMOTE both equal; REMOTE equal
- * with LOCAL 0; LOCAL equal with REMOTE 0 ("remote_ip=flow"); both 0.
- * Two devices with the same (LOCAL, REMOTE) in one namespace are refused
- * with -EEXIST.  The inner packet keeps the outer addresses, TOS, TTL and
- * DF as tunnel metadata (skb_tunnel_info()), so the flow key has tun_src,
- * tun_dst, tun_tos, tun_ttl and the DF flag.
+ * with LOCAL 0; LOCAL equal with REMOTE 0 ("remote_ip=flow"); both 0.  A
+ * tunnel of the kernel's ipip.ko (if loaded) comes after the first kind
+ * and before the others: an exact device of ours takes its packets first,
+ * and ipip.ko's tunnels take theirs before any device of ours with a 0
+ * address.  Whatever no one takes gets ICMP port unreachable, as without
+ * us.  Two devices with the same (LOCAL, REMOTE) in one namespace are
+ * refused with -EEXIST.  The inner packet keeps the outer addresses, TOS,
+ * TTL and DF as tunnel metadata (skb_tunnel_info()), so the flow key has
+ * tun_src, tun_dst, tun_tos, tun_ttl and the DF flag.
  *
  * Transmit: an IPv4 inner packet with egress tunnel info (set(tunnel(...)),
  * IPv4, ipv4_dst set) leaves with ipv4_src (or the route's source when 0),
