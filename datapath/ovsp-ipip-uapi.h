@@ -41,7 +41,11 @@
  * (the stack routing to the device, no datapath attached) goes to REMOTE
  * from LOCAL with TOS 0 and the inner TTL, or is dropped if REMOTE is 0.
  * A packet too big for the path MTU is dropped (tx_drop_too_big) if the
- * inner has DF, else its outer DF is cleared and the outer is fragmented.
+ * inner has DF, and its sender gets an ICMP "fragmentation needed" with
+ * the path MTU less the outer header, sent by the stack of the device's
+ * namespace to the inner source as a router's would be
+ * (icmp_frag_needed_sent): the namespace needs a route to that source.
+ * Without DF, its outer DF is cleared and the outer is fragmented.
  */
 #ifndef OVSP_IPIP_UAPI_H
 #define OVSP_IPIP_UAPI_H 1
@@ -125,13 +129,17 @@ enum ovsp_ipip_attr {
 	X(TX_DROP_NOT_IPV4, "tx_drop_not_ipv4")			\
 	/* No route to the outer destination (or it is ourselves). */	\
 	X(TX_DROP_NO_ROUTE, "tx_drop_no_route")			\
-	/* DF set and too big for the path MTU: ICMP sent back. */	\
+	/* DF set and too big for the path MTU (ICMP sent back,	\
+	 * icmp_frag_needed_sent). */					\
 	X(TX_DROP_TOO_BIG, "tx_drop_too_big")				\
 	/* No headroom memory, or GSO setup failed. */			\
 	X(TX_DROP_NOMEM, "tx_drop_nomem")				\
 	/* ICMP errors for our tunnels: PMTU updates and redirects. */	\
 	X(ICMP_PMTU, "icmp_pmtu_updates")				\
-	X(ICMP_REDIRECT, "icmp_redirects")
+	X(ICMP_REDIRECT, "icmp_redirects")				\
+	/* ICMP "fragmentation needed" handed to the stack for the	\
+	 * senders of tx_drop_too_big packets. */			\
+	X(ICMP_FRAG_NEEDED, "icmp_frag_needed_sent")
 
 /* OVSP_IPIP_STAT_QUEUED... : the totals' indexes in ETHTOOL_GSTATS. */
 #define OVSP_IPIP_ENUM_(ID, NAME) OVSP_IPIP_STAT_##ID,
