@@ -110,6 +110,8 @@ static void __exit ovsp_module_exit(void)
 	ovsp_ipip_exit();
 	ovsp_dp_exit();
 	ovsp_dp_notify_exit();
+	/* Every call_rcu() of ours (flows, the ipip devices' cells) runs
+	 * before the code it calls goes. */
 	rcu_barrier();
 	ovsp_actions_exit();
 	ovsp_flow_table_exit();

@@ -18,14 +18,29 @@
  * - Every counter is written by its own CPU only (ovsp_ipip_count()).
  * - ovsp_ipip_cells_init() (ndo_init, RTNL) adds and enables one NAPI
  *   context per possible CPU; ovsp_ipip_cells_stop() (ndo_uninit, after
- *   the receive path can no longer find the device) disables them and
- *   purges the queues; ovsp_ipip_cells_free() (destructor) frees them.
+ *   the receive path can no longer find the device) disables them, takes
+ *   them off the device's NAPI list and purges the queues, without waiting
+ *   for RCU readers of that list (netpoll), as gro_cells_destroy() does:
+ *   RTNL is held there, for every device of a batch.
+ *   ovsp_ipip_cells_free() (destructor) frees the cells after one RCU
+ *   grace period (call_rcu(), its rcu_head allocated with the cells, so
+ *   that freeing cannot fail), once for all CPUs; the module's exit waits
+ *   for it with rcu_barrier().
  */
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/skbuff.h>
+#include <linux/slab.h>
 
 #include "ipip.h"
+
+/* What ovsp_ipip_cells_free() hands to call_rcu(), allocated with the
+ * cells. */
+struct ovsp_ipip_cells_rcu {
+	struct rcu_head rcu;
+	struct ovsp_ipip_cell __percpu *cells;	/* To free. */
+};
 
 /* The NAPI poll of one cell (softirq, on the CPU it was scheduled on). */
 static int cell_poll(struct napi_struct *napi, int budget)
@@ -92,9 +107,15 @@ int ovsp_ipip_cells_init(struct ovsp_ipip *t)
 {
 	int cpu;
 
-	t->cells = alloc_percpu(struct ovsp_ipip_cell);
-	if (!t->cells)
+	t->cells_rcu = kzalloc(sizeof(*t->cells_rcu), GFP_KERNEL);
+	if (!t->cells_rcu)
 		return -ENOMEM;
+	t->cells = alloc_percpu(struct ovsp_ipip_cell);
+	if (!t->cells) {
+		kfree(t->cells_rcu);
+		t->cells_rcu = NULL;
+		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		struct ovsp_ipip_cell *cell = per_cpu_ptr(t->cells, cpu);
 
@@ -116,15 +137,30 @@ void ovsp_ipip_cells_stop(struct ovsp_ipip *t)
 		struct ovsp_ipip_cell *cell = per_cpu_ptr(t->cells, cpu);
 
 		napi_disable(&cell->napi);
-		netif_napi_del(&cell->napi);
+		__netif_napi_del(&cell->napi);
 		skb_queue_purge(&cell->queue);
 	}
 }
 
+static void cells_free_rcu(struct rcu_head *rcu)
+{
+	struct ovsp_ipip_cells_rcu *f;
+
+	f = container_of(rcu, struct ovsp_ipip_cells_rcu, rcu);
+
+	free_percpu(f->cells);
+	kfree(f);
+}
+
 void ovsp_ipip_cells_free(struct ovsp_ipip *t)
 {
-	/* ovsp_ipip_cells_stop() ran (ndo_uninit), and netif_napi_del()
-	 * waited for an RCU grace period: no one can reach the cells. */
-	free_percpu(t->cells);
+	/* ovsp_ipip_cells_stop() ran (ndo_uninit, or the undoing of a failed
+	 * registration): nothing new reaches the cells, but a reader of the
+	 * device's NAPI list may still be at one until a grace period. */
+	if (!t->cells_rcu)
+		return;
+	t->cells_rcu->cells = t->cells;
+	call_rcu(&t->cells_rcu->rcu, cells_free_rcu);
+	t->cells_rcu = NULL;
 	t->cells = NULL;
 }

@@ -1,69 +1,125 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The ovs_ipip net_device: rtnl_link_ops of kind OVSP_IPIP_KIND, its
- * netdev and ethtool operations, and the list of devices that the
- * receive path (ipip-rcv.c) searches by outer addresses.
+ * netdev and ethtool operations, and each namespace's table of devices
+ * that the receive path (ipip-rcv.c) searches by outer addresses.
  *
  * Contract (see ovsp-ipip-uapi.h for what userspace sees):
  * - A device is ARPHRD_NONE (the datapath's flow key is L3), IFF_NOARP,
  *   with NETIF_F_GRO among its features, LLTX, and the tunnel info of its
  *   egress packets kept (netif_keep_dst) for ipip-xmit.c.
- * - newlink, changelink and dellink run under RTNL, which guards the list
- *   and the configuration; the packet path reads both under RCU.
- * - dellink takes the device off the list before unregistering it, so that
- *   after unregister's synchronize_net() the receive path cannot reach it;
- *   ndo_uninit then stops the cells and the destructor frees the per-CPU
- *   memory.  rtnl_link_unregister() at module exit and a dying namespace
- *   delete the devices through dellink too.
+ * - Each namespace has its own table (pernet_operations, net_generic),
+ *   hashed by (local, remote), so that neither a lookup nor newlink's
+ *   uniqueness check ever looks at another namespace's devices: a lookup
+ *   reads at most four buckets of its own namespace.  It finds either the
+ *   exact device or the wildcard ones (ipip-rcv.c asks before and after
+ *   Linux's ipip.ko), and for packets only a port of a datapath.
+ * - newlink, changelink and dellink run under RTNL, which guards the
+ *   tables and the configuration; the packet path reads both under RCU.
+ *   changelink moves a device whose addresses change to its new bucket
+ *   without a grace period, as ip_tunnel does: a packet meanwhile may miss
+ *   it (and go to the next IPIP handler), never find a freed device.
+ * - dellink takes the device out of its table before unregistering it, so
+ *   that after unregister's synchronize_net() (one for the whole batch)
+ *   the receive path cannot reach it; ndo_uninit then stops the cells
+ *   without waiting for anything, and the destructor frees the counters
+ *   and leaves the cells to call_rcu().  rtnl_link_unregister() at module
+ *   exit deletes the devices through dellink too, and a dying namespace
+ *   deletes its own in our pernet exit, before the table goes.
  */
 #include <linux/ethtool.h>
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/ip.h>
+#include <linux/jhash.h>
 #include <linux/netdevice.h>
+#include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/rtnetlink.h>
 #include <net/ip.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include <net/netlink.h>
 #include <net/rtnetlink.h>
 
 #include "ipip.h"
 
-/* Our devices, all namespaces.  Written under RTNL; read under RCU. */
-static LIST_HEAD(ipip_devs);
+/* Buckets of a namespace's table: as ip_tunnel's, 128.  A namespace with
+ * more devices than that has longer chains, for its own packets only. */
+#define IPIP_HASH_BITS 7
+#define IPIP_HASH_SIZE (1 << IPIP_HASH_BITS)
 
-/* How well a device with (local, remote) matches a packet for 'local' from
- * 'remote': 4 both exact, 3 remote exact and any local, 2 local exact and
- * any remote, 1 any and any, 0 no match. */
-static int match_score(const struct ovsp_ipip *t, __be32 local,
-		       __be32 remote)
+/* One namespace's devices (net_generic(net, ipip_net_id)), hashed by
+ * (local, remote).  Written under RTNL; read under RCU. */
+struct ipip_net {
+	struct hlist_head devs[IPIP_HASH_SIZE];
+};
+
+static unsigned int ipip_net_id __read_mostly;
+
+/* Random, so that no one chooses addresses that share a bucket. */
+static u32 ipip_hash_seed __read_mostly;
+
+static struct hlist_head *ipip_bucket(const struct net *net, __be32 local,
+				      __be32 remote)
 {
-	__be32 t_local = READ_ONCE(t->local);
-	__be32 t_remote = READ_ONCE(t->remote);
+	struct ipip_net *in = net_generic(net, ipip_net_id);
+	u32 hash = jhash_2words((__force u32)local, (__force u32)remote,
+				ipip_hash_seed);
 
-	if ((t_local && t_local != local) || (t_remote && t_remote != remote))
-		return 0;
-	return 1 + (t_local ? 1 : 0) + (t_remote ? 2 : 0);
+	return &in->devs[hash & (IPIP_HASH_SIZE - 1)];
+}
+
+/* The device of 'net' configured with exactly 'local' and 'remote' (0
+ * meaning any), or NULL.  RCU or RTNL. */
+static struct ovsp_ipip *ipip_find(const struct net *net, __be32 local,
+				   __be32 remote)
+{
+	struct ovsp_ipip *t;
+
+	hlist_for_each_entry_rcu(t, ipip_bucket(net, local, remote), hash_node,
+				 lockdep_rtnl_is_held())
+		if (READ_ONCE(t->local) == local
+		    && READ_ONCE(t->remote) == remote)
+			return t;
+	return NULL;
+}
+
+/* Whether 't' may take a packet: it exists and, if 'attached', is a port
+ * of a datapath. */
+static bool ipip_usable(const struct ovsp_ipip *t, bool attached)
+{
+	return t && (!attached || netif_is_ovs_port(t->dev));
 }
 
 struct ovsp_ipip *ovsp_ipip_lookup(const struct net *net, __be32 local,
-				   __be32 remote)
+				   __be32 remote, enum ovsp_ipip_match match,
+				   bool attached)
 {
-	struct ovsp_ipip *t, *best = NULL;
-	int best_score = 0;
+	struct ovsp_ipip *t;
 
-	list_for_each_entry_rcu(t, &ipip_devs, node) {
-		int score;
-
-		if (!net_eq(dev_net(t->dev), net))
-			continue;
-		score = match_score(t, local, remote);
-		if (score > best_score) {
-			best = t;
-			best_score = score;
-		}
+	if (match == OVSP_IPIP_EXACT) {
+		if (!local || !remote)
+			return NULL;
+		t = ipip_find(net, local, remote);
+		return ipip_usable(t, attached) ? t : NULL;
 	}
-	return best;
+
+	/* Most specific first: remote exact, local exact, both any.  A key
+	 * with a 0 address of the packet's would be a less specific one's,
+	 * so it is skipped. */
+	if (remote) {
+		t = ipip_find(net, 0, remote);
+		if (ipip_usable(t, attached))
+			return t;
+	}
+	if (local) {
+		t = ipip_find(net, local, 0);
+		if (ipip_usable(t, attached))
+			return t;
+	}
+	t = ipip_find(net, 0, 0);
+	return ipip_usable(t, attached) ? t : NULL;
 }
 
 /* Netdev operations. */
@@ -218,7 +274,7 @@ static void ipip_setup(struct net_device *dev)
 	struct ovsp_ipip *t = netdev_priv(dev);
 
 	t->dev = dev;
-	INIT_LIST_HEAD(&t->node);
+	INIT_HLIST_NODE(&t->hash_node);
 	t->gro = 1;
 	dev->netdev_ops = &ipip_netdev_ops;
 	dev->ethtool_ops = &ipip_ethtool_ops;
@@ -334,22 +390,30 @@ static int conf_check_unique(const struct net *net,
 	struct ovsp_ipip *t;
 
 	ASSERT_RTNL();
-	list_for_each_entry(t, &ipip_devs, node) {
-		if (t != self && net_eq(dev_net(t->dev), net)
-		    && t->local == c->local && t->remote == c->remote) {
-			NL_SET_ERR_MSG(extack, "ovs_ipip: a device with these local and remote addresses exists in this namespace");
-			return -EEXIST;
-		}
+	t = ipip_find(net, c->local, c->remote);
+	if (t && t != self) {
+		NL_SET_ERR_MSG(extack, "ovs_ipip: a device with these local and remote addresses exists in this namespace");
+		return -EEXIST;
 	}
 	return 0;
 }
 
+/* Applies 'c' to 't', in its namespace's table (RTNL), moving it to the
+ * bucket of its new addresses if they change. */
 static void conf_apply(struct ovsp_ipip *t, const struct ipip_conf *c)
 {
+	bool move = t->local != c->local || t->remote != c->remote;
+
+	if (move)
+		hlist_del_init_rcu(&t->hash_node);
 	WRITE_ONCE(t->local, c->local);
 	WRITE_ONCE(t->remote, c->remote);
 	WRITE_ONCE(t->gro, c->gro);
 	WRITE_ONCE(t->shared_cell, c->shared_cell);
+	if (move)
+		hlist_add_head_rcu(&t->hash_node,
+				   ipip_bucket(dev_net(t->dev), t->local,
+					       t->remote));
 }
 
 static int ipip_newlink(struct net *src_net, struct net_device *dev,
@@ -364,11 +428,15 @@ static int ipip_newlink(struct net *src_net, struct net_device *dev,
 	err = conf_check_unique(dev_net(dev), NULL, &c, extack);
 	if (err)
 		return err;
-	conf_apply(t, &c);
+	t->local = c.local;
+	t->remote = c.remote;
+	t->gro = c.gro;
+	t->shared_cell = c.shared_cell;
 	err = register_netdevice(dev);
 	if (err)
 		return err;
-	list_add_tail_rcu(&t->node, &ipip_devs);
+	hlist_add_head_rcu(&t->hash_node,
+			   ipip_bucket(dev_net(dev), t->local, t->remote));
 	return 0;
 }
 
@@ -392,7 +460,7 @@ static void ipip_dellink(struct net_device *dev, struct list_head *head)
 {
 	struct ovsp_ipip *t = netdev_priv(dev);
 
-	list_del_rcu(&t->node);
+	hlist_del_init_rcu(&t->hash_node);
 	unregister_netdevice_queue(dev, head);
 }
 
@@ -428,15 +496,60 @@ static struct rtnl_link_ops ipip_link_ops __read_mostly = {
 	.fill_info = ipip_fill_info,
 };
 
+/* Namespaces. */
+
+/* A dying namespace's devices go before its table: ours is a pernet
+ * device op registered after default_device_exit_batch's, so it runs
+ * first, while they are still there. */
+static void __net_exit ipip_net_exit_batch(struct list_head *net_list)
+{
+	struct net *net;
+	LIST_HEAD(kill);
+
+	rtnl_lock();
+	list_for_each_entry(net, net_list, exit_list) {
+		struct ipip_net *in = net_generic(net, ipip_net_id);
+		int i;
+
+		for (i = 0; i < IPIP_HASH_SIZE; i++) {
+			struct hlist_node *next;
+			struct ovsp_ipip *t;
+
+			hlist_for_each_entry_safe(t, next, &in->devs[i],
+						  hash_node)
+				ipip_dellink(t->dev, &kill);
+		}
+	}
+	unregister_netdevice_many(&kill);
+	rtnl_unlock();
+}
+
+static struct pernet_operations ipip_net_ops = {
+	.exit_batch = ipip_net_exit_batch,
+	.id = &ipip_net_id,
+	.size = sizeof(struct ipip_net),
+};
+
 int ovsp_ipip_dev_init(void)
 {
-	return rtnl_link_register(&ipip_link_ops);
+	int err;
+
+	ipip_hash_seed = get_random_u32();
+	err = register_pernet_device(&ipip_net_ops);
+	if (err)
+		return err;
+	err = rtnl_link_register(&ipip_link_ops);
+	if (err)
+		unregister_pernet_device(&ipip_net_ops);
+	return err;
 }
 
 void ovsp_ipip_dev_exit(void)
 {
-	/* Deletes every device of ours, through dellink. */
+	/* Deletes every device of ours, through dellink; then the tables,
+	 * empty. */
 	rtnl_link_unregister(&ipip_link_ops);
+	unregister_pernet_device(&ipip_net_ops);
 }
 
 int ovsp_ipip_init(void)

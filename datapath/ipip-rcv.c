@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The IPPROTO_IPIP handler of the ovs_ipip devices.
+ * The IPPROTO_IPIP handlers of the ovs_ipip devices.
  *
  * Contract:
- * - Registered with tunnel4 at priority 0, before Linux's ipip.ko
- *   (priority 1), which keeps working beside it: a packet (or an ICMP
- *   error about one) whose outer addresses match none of our devices in
- *   its namespace (ovsp_ipip_lookup()) is declined with a non-zero return,
- *   untouched, and the next handler gets it.
+ * - Two tunnel4 handlers, so that Linux's ipip.ko (priority 1) keeps its
+ *   place between them: at priority 0, ahead of it, the one for our exact
+ *   devices (LOCAL and REMOTE both set); at priority 3, after ipip.ko and
+ *   sit (2) and before xfrm4_tunnel (4, which takes whatever reaches it),
+ *   the one for our devices with LOCAL or REMOTE any, most specific first,
+ *   the catch-all (both any) last (ovsp_ipip_lookup()).  So a tunnel that
+ *   ipip.ko has configured goes before any device of ours that matches
+ *   only by a wildcard, and an exact device of ours before ipip.ko.
+ * - Only a device that is a port of a datapath (netif_is_ovs_port())
+ *   decapsulates: a packet (or an ICMP error about one) that matches no
+ *   such device of the kind its handler takes, in its namespace, is
+ *   declined with a non-zero return, untouched, and the next handler gets
+ *   it.
  * - A packet that matches is ours from then on (return 0): it is dropped
  *   and counted if the xfrm inbound policy refuses it, if the inner packet
  *   is not one whole IPv4 datagram (rx_drop_bad_inner), if ECN
@@ -16,10 +24,12 @@
  *   tunnel metadata (an RX metadata dst, skb_tunnel_info()), it is
  *   scrubbed, its device becomes ours and it goes to this CPU's GRO cell
  *   (ipip-cells.c).
- * - The error handler treats an ICMP error about a packet one of our
- *   devices sent as Linux's ipip does: "fragmentation needed" updates the
- *   path MTU (ipv4_update_pmtu), a redirect is applied (ipv4_redirect),
- *   the rest is ignored; each is counted.
+ * - The error handlers treat an ICMP error about a packet one of our
+ *   devices sent (any of them: a device that no datapath holds sends what
+ *   the stack routes to it) as Linux's ipip does: "fragmentation needed"
+ *   updates the path MTU (ipv4_update_pmtu), a redirect is applied
+ *   (ipv4_redirect), the rest is ignored; each is counted.  Exact devices
+ *   first, wildcard ones after ipip.ko's, as for packets.
  * - Softirq, RCU; nothing here writes memory shared between CPUs but the
  *   skb's.
  */
@@ -61,9 +71,9 @@ static int check_inner(struct sk_buff *skb)
 	return 0;
 }
 
-/* tunnel4's handler: 'skb''s data is at the inner header, its network
- * header the outer one. */
-static int ipip_rcv(struct sk_buff *skb)
+/* tunnel4's handler for our devices of kind 'match': 'skb''s data is at
+ * the inner header, its network header the outer one. */
+static int ipip_rcv(struct sk_buff *skb, enum ovsp_ipip_match match)
 {
 	const struct iphdr *outer = ip_hdr(skb);
 	struct metadata_dst *tun_dst;
@@ -73,7 +83,8 @@ static int ipip_rcv(struct sk_buff *skb)
 	__be16 flags;
 	int err;
 
-	t = ovsp_ipip_lookup(dev_net(skb->dev), outer->daddr, outer->saddr);
+	t = ovsp_ipip_lookup(dev_net(skb->dev), outer->daddr, outer->saddr,
+			     match, true);
 	if (!t)
 		return -1;
 
@@ -129,10 +140,10 @@ drop:
 	return 0;
 }
 
-/* tunnel4's error handler: 'skb''s data is the outer IPv4 header of the
- * packet the error is about (at least 8 bytes after it, checked by
- * icmp_unreach). */
-static int ipip_err(struct sk_buff *skb, u32 info)
+/* tunnel4's error handler for our devices of kind 'match': 'skb''s data
+ * is the outer IPv4 header of the packet the error is about (at least 8
+ * bytes after it, checked by icmp_unreach). */
+static int ipip_err(struct sk_buff *skb, u32 info, enum ovsp_ipip_match match)
 {
 	const struct iphdr *iph = (const struct iphdr *)skb->data;
 	const int type = icmp_hdr(skb)->type;
@@ -141,7 +152,7 @@ static int ipip_err(struct sk_buff *skb, u32 info)
 	struct ovsp_ipip *t;
 
 	/* We sent it: our address is its source. */
-	t = ovsp_ipip_lookup(net, iph->saddr, iph->daddr);
+	t = ovsp_ipip_lookup(net, iph->saddr, iph->daddr, match, false);
 	if (!t)
 		return -ENOENT;
 
@@ -157,23 +168,61 @@ static int ipip_err(struct sk_buff *skb, u32 info)
 	return 0;
 }
 
-static struct xfrm_tunnel ipip_handler __read_mostly = {
-	.handler = ipip_rcv,
-	.err_handler = ipip_err,
+static int ipip_rcv_exact(struct sk_buff *skb)
+{
+	return ipip_rcv(skb, OVSP_IPIP_EXACT);
+}
+
+static int ipip_err_exact(struct sk_buff *skb, u32 info)
+{
+	return ipip_err(skb, info, OVSP_IPIP_EXACT);
+}
+
+static int ipip_rcv_wildcard(struct sk_buff *skb)
+{
+	return ipip_rcv(skb, OVSP_IPIP_WILDCARD);
+}
+
+static int ipip_err_wildcard(struct sk_buff *skb, u32 info)
+{
+	return ipip_err(skb, info, OVSP_IPIP_WILDCARD);
+}
+
+/* Before ipip.ko's handler (priority 1). */
+static struct xfrm_tunnel ipip_exact_handler __read_mostly = {
+	.handler = ipip_rcv_exact,
+	.err_handler = ipip_err_exact,
 	.priority = 0,
+};
+
+/* After ipip.ko's and sit's (2), before xfrm4_tunnel's (4). */
+static struct xfrm_tunnel ipip_wildcard_handler __read_mostly = {
+	.handler = ipip_rcv_wildcard,
+	.err_handler = ipip_err_wildcard,
+	.priority = 3,
 };
 
 int ovsp_ipip_rcv_init(void)
 {
-	int err = xfrm4_tunnel_register(&ipip_handler, AF_INET);
+	int err;
 
-	if (err)
-		pr_err("ovs_percpu: cannot register the IPPROTO_IPIP handler at priority 0 (%d)\n",
-		       err);
+	err = xfrm4_tunnel_register(&ipip_exact_handler, AF_INET);
+	if (err) {
+		pr_err("ovs_percpu: cannot register the IPPROTO_IPIP handler at priority %d (%d)\n",
+		       ipip_exact_handler.priority, err);
+		return err;
+	}
+	err = xfrm4_tunnel_register(&ipip_wildcard_handler, AF_INET);
+	if (err) {
+		pr_err("ovs_percpu: cannot register the IPPROTO_IPIP handler at priority %d (%d)\n",
+		       ipip_wildcard_handler.priority, err);
+		xfrm4_tunnel_deregister(&ipip_exact_handler, AF_INET);
+	}
 	return err;
 }
 
 void ovsp_ipip_rcv_exit(void)
 {
-	xfrm4_tunnel_deregister(&ipip_handler, AF_INET);
+	xfrm4_tunnel_deregister(&ipip_wildcard_handler, AF_INET);
+	xfrm4_tunnel_deregister(&ipip_exact_handler, AF_INET);
 }

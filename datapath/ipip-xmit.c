@@ -20,18 +20,28 @@
  *   through this device: tx_drop_no_route.
  * - Path MTU: a packet (or a GSO packet's segments) that does not fit
  *   the route's MTU less the outer header is dropped (tx_drop_too_big) if
- *   the inner has DF; otherwise the outer DF is cleared and the IP layer
- *   fragments the outer packet, as Linux's ip_tunnel and our userspace
- *   port do.
+ *   the inner has DF, and its sender is sent an ICMP "fragmentation
+ *   needed" with that MTU (icmp_frag_needed_sent), through the stack as a
+ *   router on its path would (icmp_ndo_send(), as Linux's
+ *   tnl_update_pmtu()): from an address of this namespace, routed by its
+ *   table, one per packet (Linux's ICMP rate limits exempt this type);
+ *   nothing re-enters a datapath on the way.  None for a source that is
+ *   no one's, a multicast or broadcast destination, or a path MTU below
+ *   IPv4's minimum.  A packet the stack
+ *   routed here also lowers the path MTU of its own route.  Without DF,
+ *   the outer DF is cleared and the IP layer fragments the outer packet,
+ *   as Linux's ip_tunnel and our userspace port do.
  * - GSO: a GSO packet is marked SKB_GSO_IPXIP4 and sent whole; the stack
  *   segments it (in software or on the underlay's hardware).
  * - Consumes the skb; always returns NETDEV_TX_OK.  BHs off, RCU.
  */
+#include <linux/icmp.h>
 #include <linux/ip.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <net/dst_cache.h>
 #include <net/dst_metadata.h>
+#include <net/icmp.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip_tunnels.h>
@@ -113,6 +123,54 @@ static bool fits_mtu(const struct sk_buff *skb, unsigned int mtu)
 	return skb->len <= mtu;
 }
 
+/* Sends the sender of 'skb' (an IPv4 packet at its network header, with
+ * DF, too big for 'mtu' bytes of IP on the path of 't') an ICMP
+ * "fragmentation needed" through the stack, and counts it if it was
+ * handed to the stack. */
+static void send_frag_needed(struct ovsp_ipip *t, struct sk_buff *skb,
+			     int mtu)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+
+	/* No one to tell, or no answer due (to a multicast or broadcast,
+	 * which the route to the sender below would not say). */
+	if (ipv4_is_zeronet(iph->saddr) || ipv4_is_multicast(iph->saddr)
+	    || ipv4_is_lbcast(iph->saddr) || ipv4_is_loopback(iph->saddr)
+	    || ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr))
+		return;
+
+	if (skb_valid_dst(skb)) {
+		/* The stack routed it here: its route learns the path MTU,
+		 * as with Linux's tunnels. */
+		skb_dst_update_pmtu_no_confirm(skb, mtu);
+	} else {
+		/* From a datapath, whose tunnel info is the skb's dst.
+		 * icmp_send() reads the route the packet took: take the one
+		 * to its destination in our namespace (which tells whether
+		 * that is us, or a broadcast), else, without one, the one to
+		 * its sender; without either, no ICMP could get there. */
+		struct net *net = dev_net(t->dev);
+		struct rtable *rt;
+
+		rt = ip_route_output(net, iph->daddr, 0, 0, 0);
+		if (IS_ERR(rt))
+			rt = ip_route_output(net, iph->saddr, 0, 0, 0);
+		if (IS_ERR(rt))
+			return;
+		skb_dst_drop(skb);
+		skb_dst_set(skb, &rt->dst);
+	}
+	/* The datapath switched it to a MAC address that is not ours; the
+	 * tunnel is still the router it reached. */
+	if (skb->pkt_type == PACKET_OTHERHOST)
+		skb->pkt_type = PACKET_HOST;
+	/* Whatever the datapath left in the control block is no IP
+	 * options. */
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED, htonl(mtu));
+	ovsp_ipip_count(t, OVSP_IPIP_STAT_ICMP_FRAG_NEEDED);
+}
+
 netdev_tx_t ovsp_ipip_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct ovsp_ipip *t = netdev_priv(dev);
@@ -150,6 +208,8 @@ netdev_tx_t ovsp_ipip_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (mtu < IPV4_MIN_MTU || !fits_mtu(skb, mtu)) {
 		if (inner->frag_off & htons(IP_DF) || mtu < IPV4_MIN_MTU) {
 			ip_rt_put(rt);
+			if (mtu >= IPV4_MIN_MTU)
+				send_frag_needed(t, skb, mtu);
 			why = OVSP_IPIP_STAT_TX_DROP_TOO_BIG;
 			goto drop;
 		}

@@ -20,14 +20,18 @@
  * the kind has no module alias.
  *
  * Receive: an IPPROTO_IPIP packet whose outer destination and source
- * match one of our devices in the receiving namespace is ours; anything
- * else is left to the next IPIP handler (the kernel's ipip.ko, if loaded).
+ * match one of our devices in the receiving namespace that is a port of a
+ * datapath is ours; a device that no datapath holds decapsulates nothing.
  * Matching, most specific first: LOCAL and REMOTE both equal; REMOTE equal
- * with LOCAL 0; LOCAL equal with REMOTE 0 ("remote_ip=flow"); both 0.
- * Two devices with the same (LOCAL, REMOTE) in one namespace are refused
- * with -EEXIST.  The inner packet keeps the outer addresses, TOS, TTL and
- * DF as tunnel metadata (skb_tunnel_info()), so the flow key has tun_src,
- * tun_dst, tun_tos, tun_ttl and the DF flag.
+ * with LOCAL 0; LOCAL equal with REMOTE 0 ("remote_ip=flow"); both 0.  A
+ * tunnel of the kernel's ipip.ko (if loaded) comes after the first kind
+ * and before the others: an exact device of ours takes its packets first,
+ * and ipip.ko's tunnels take theirs before any device of ours with a 0
+ * address.  Whatever no one takes gets ICMP port unreachable, as without
+ * us.  Two devices with the same (LOCAL, REMOTE) in one namespace are
+ * refused with -EEXIST.  The inner packet keeps the outer addresses, TOS,
+ * TTL and DF as tunnel metadata (skb_tunnel_info()), so the flow key has
+ * tun_src, tun_dst, tun_tos, tun_ttl and the DF flag.
  *
  * Transmit: an IPv4 inner packet with egress tunnel info (set(tunnel(...)),
  * IPv4, ipv4_dst set) leaves with ipv4_src (or the route's source when 0),
@@ -37,7 +41,11 @@
  * (the stack routing to the device, no datapath attached) goes to REMOTE
  * from LOCAL with TOS 0 and the inner TTL, or is dropped if REMOTE is 0.
  * A packet too big for the path MTU is dropped (tx_drop_too_big) if the
- * inner has DF, else its outer DF is cleared and the outer is fragmented.
+ * inner has DF, and its sender gets an ICMP "fragmentation needed" with
+ * the path MTU less the outer header, sent by the stack of the device's
+ * namespace to the inner source as a router's would be
+ * (icmp_frag_needed_sent): the namespace needs a route to that source.
+ * Without DF, its outer DF is cleared and the outer is fragmented.
  */
 #ifndef OVSP_IPIP_UAPI_H
 #define OVSP_IPIP_UAPI_H 1
@@ -121,13 +129,17 @@ enum ovsp_ipip_attr {
 	X(TX_DROP_NOT_IPV4, "tx_drop_not_ipv4")			\
 	/* No route to the outer destination (or it is ourselves). */	\
 	X(TX_DROP_NO_ROUTE, "tx_drop_no_route")			\
-	/* DF set and too big for the path MTU: ICMP sent back. */	\
+	/* DF set and too big for the path MTU (ICMP sent back,	\
+	 * icmp_frag_needed_sent). */					\
 	X(TX_DROP_TOO_BIG, "tx_drop_too_big")				\
 	/* No headroom memory, or GSO setup failed. */			\
 	X(TX_DROP_NOMEM, "tx_drop_nomem")				\
 	/* ICMP errors for our tunnels: PMTU updates and redirects. */	\
 	X(ICMP_PMTU, "icmp_pmtu_updates")				\
-	X(ICMP_REDIRECT, "icmp_redirects")
+	X(ICMP_REDIRECT, "icmp_redirects")				\
+	/* ICMP "fragmentation needed" handed to the stack for the	\
+	 * senders of tx_drop_too_big packets. */			\
+	X(ICMP_FRAG_NEEDED, "icmp_frag_needed_sent")
 
 /* OVSP_IPIP_STAT_QUEUED... : the totals' indexes in ETHTOOL_GSTATS. */
 #define OVSP_IPIP_ENUM_(ID, NAME) OVSP_IPIP_STAT_##ID,

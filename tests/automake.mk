@@ -60,7 +60,7 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/kernel_fuzz/seeds.py \
 	tests/kernel_fuzz/shapes.py tests/kernel_fuzz/upcalls.py \
 	tests/kernel_fuzz/world.py \
-	tests/qemu/guest-common.sh tests/qemu/unprivileged.py \
+	tests/udp-flood.py tests/qemu/guest-common.sh tests/qemu/unprivileged.py \
 	tests/qemu/ipip-guest.sh tests/qemu/ipip-guest-init.sh \
 	tests/qemu/kernel-guest.sh tests/qemu/kernel-guest-init.sh \
 	tests/qemu/kernel-guest-pid1.pl tests/qemu/kernel-guest-run.sh \

@@ -711,7 +711,8 @@ def seeds_kernel_ipip_stats(top):
               "rx_drop_ecn", "rx_drop_policy", "rx_drop_nomem",
               "tx_encapsulated", "tx_drop_no_tunnel_info",
               "tx_drop_not_ipv4", "tx_drop_no_route", "tx_drop_too_big",
-              "tx_drop_nomem", "icmp_pmtu_updates", "icmp_redirects"]
+              "tx_drop_nomem", "icmp_pmtu_updates", "icmp_redirects",
+              "icmp_frag_needed_sent"]
     cells = ["queued", "polled", "backlog_drops", "down_drops"]
     good = b"".join(ctr(n, i * 10) for i, n in enumerate(totals))
     for cpu in (0, 1):
