@@ -81,6 +81,9 @@ INDIRECT_TARGETS = {
     # skb_dst(skb)->output, a device's ndo_fill_metadata_dst: the
     # kernel's.
     'ovsp_ipip_xmit': [],
+    # A route's update_pmtu (skb_dst_update_pmtu_no_confirm()): the
+    # kernel's.
+    'send_frag_needed': [],
     'ovsp_dp_egress_tun_info': [],
 }
 
