@@ -4,8 +4,9 @@
  * and dump, with the vport mcgroup that tells ovs-vswitchd of port
  * changes.
  *
- * NEW needs NAME, TYPE and UPCALL_PID, as the ABI says; a PORT_NO names
- * the number wanted (-EBUSY if taken, -EFBIG past the largest).  Types
+ * NEW needs NAME, TYPE and UPCALL_PID, as the ABI says; a PORT_NO other
+ * than 0 names the number wanted (-EBUSY if taken, -EFBIG past the
+ * largest), none or 0 asks for the lowest free one, as with Linux.  Types
  * other than netdev and internal are -EAFNOSUPPORT: OVS 3.1 in in-tree
  * mode adds the kernel's own tunnel devices as netdev vports.  The local
  * port (0) is deleted only with its datapath.
@@ -164,13 +165,14 @@ static struct ovsp_vport *vport_from_request(struct genl_info *info)
 }
 
 /* The port number for a new vport: the one asked for, or the lowest
- * free one. */
+ * free one when none or 0 (the local port's, never free) is. */
 static int vport_port_no(struct ovsp_datapath *dp, struct nlattr **a)
 {
-	u32 port_no;
+	u32 port_no = 0;
 
-	if (a[OVS_VPORT_ATTR_PORT_NO]) {
+	if (a[OVS_VPORT_ATTR_PORT_NO])
 		port_no = nla_get_u32(a[OVS_VPORT_ATTR_PORT_NO]);
+	if (port_no) {
 		if (port_no >= OVSP_MAX_PORTS)
 			return -EFBIG;
 		return ovsp_dp_vport(dp, port_no) ? -EBUSY : port_no;

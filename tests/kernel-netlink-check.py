@@ -359,15 +359,19 @@ def check_flow_ids(dp):
 
 
 def check_port_limits(dp):
-    """Port 65535 means none: no vport takes it, no action names it."""
-    for port_no in (65534, 65535, 65536):
+    """Port 65535 means none: no vport takes it, no action names it.
+    Port 0 asks for the lowest free number, as with Linux."""
+    for port_no in (65534, 65535, 65536, 0):
         name = "p%d" % port_no
-        err, _ = dp.vport(OVS_VPORT_CMD_NEW, [
+        err, replies = dp.vport(OVS_VPORT_CMD_NEW, [
             attr(OVS_VPORT_ATTR_NAME, name.encode() + b"\0"),
             attr(OVS_VPORT_ATTR_TYPE, u32(OVS_VPORT_TYPE_INTERNAL)),
             attr(OVS_VPORT_ATTR_PORT_NO, u32(port_no)),
             attr(OVS_VPORT_ATTR_UPCALL_PID, u32(dp.up.pid))])
-        print("vport number %d: %s" % (port_no, errname(err)))
+        given = ""
+        if replies and OVS_VPORT_ATTR_PORT_NO in replies[0]:
+            given = ", given %d" % get_u32(replies[0][OVS_VPORT_ATTR_PORT_NO])
+        print("vport number %d: %s%s" % (port_no, errname(err), given))
     for port_no in (65534, 65535, 65536):
         err = dp.execute(output(port_no))
         print("output to %d: %s" % (port_no, errname(err)))

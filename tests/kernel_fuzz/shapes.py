@@ -432,7 +432,7 @@ class Runner:
             if w.link_add(name, "dummy"):
                 return
             want = (errno.EFBIG if p >= DP_MAX_PORTS else
-                    errno.EBUSY if p in dp.ports else 0)
+                    errno.EBUSY if p and p in dp.ports else 0)
             lowest = min(set(range(1, len(dp.ports) + 2)) - set(dp.ports))
             err, got = w.vport_new(dp, name, OVS_VPORT_TYPE_NETDEV, p)
             if err != want:
