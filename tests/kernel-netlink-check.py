@@ -367,7 +367,8 @@ def check_port_limits(dp):
             attr(OVS_VPORT_ATTR_NAME, name.encode() + b"\0"),
             attr(OVS_VPORT_ATTR_TYPE, u32(OVS_VPORT_TYPE_INTERNAL)),
             attr(OVS_VPORT_ATTR_PORT_NO, u32(port_no)),
-            attr(OVS_VPORT_ATTR_UPCALL_PID, u32(dp.up.pid))])
+            attr(OVS_VPORT_ATTR_UPCALL_PID, u32(dp.up.pid))],
+            NLM_F_ACK | NLM_F_ECHO)
         given = ""
         if replies and OVS_VPORT_ATTR_PORT_NO in replies[0]:
             given = ", given %d" % get_u32(replies[0][OVS_VPORT_ATTR_PORT_NO])

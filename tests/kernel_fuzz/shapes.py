@@ -402,7 +402,11 @@ class Runner:
         err, _ = w.execute(dp, [attr(OVS_PACKET_ATTR_PACKET, frame),
                                 attr(OVS_PACKET_ATTR_KEY, key),
                                 attr(OVS_PACKET_ATTR_ACTIONS, acts)])
-        if err == errno.EINVAL:
+        if port >= w.egress_port_limit:
+            if err != errno.EINVAL:
+                w.fail("port-limits", "userspace with egress tunnel port "
+                       "%#x: errno %d, refused before" % (port, err))
+        elif err == errno.EINVAL:
             w.refused("tunnel: execute of set(tunnel) and userspace", err)
         w.drain()
         self.counts["expected-userdata"] += 1
@@ -488,8 +492,9 @@ class Runner:
             err, _ = w.execute(dp, [attr(OVS_PACKET_ATTR_PACKET, frame),
                                     attr(OVS_PACKET_ATTR_KEY, []),
                                     attr(OVS_PACKET_ATTR_ACTIONS, acts)])
-            want = (errno.EINVAL if acts[0][0] == A_OUTPUT and
-                    p >= DP_MAX_PORTS else 0)
+            limit = (DP_MAX_PORTS if acts[0][0] == A_OUTPUT else
+                     w.egress_port_limit)
+            want = errno.EINVAL if p >= limit else 0
             if err != want:
                 w.fail("port-limits", "execute of %s(%d): errno %d, Linux "
                        "%d" % ("output" if acts[0][0] == A_OUTPUT else

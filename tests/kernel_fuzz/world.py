@@ -25,7 +25,7 @@ import struct
 import subprocess
 
 from ovs_netlink import (Netlink, Route, attr, encode, decode, ovs_header, u16, u32,
-                 get_u32, be16,
+                 get_u32, be16, DP_MAX_PORTS,
                  NLM_F_ACK, NLM_F_ECHO, NLM_F_DUMP,
                  OVS_DP_CMD_NEW, OVS_DP_CMD_DEL, OVS_DP_CMD_GET,
                  OVS_DP_CMD_SET, OVS_DP_ATTR_NAME, OVS_DP_ATTR_UPCALL_PID,
@@ -108,6 +108,10 @@ class World:
         for name in ("ovs_datapath", "ovs_vport", "ovs_flow", "ovs_packet"):
             self.fam[name] = self.nl.family(name)
         self.checker = Checker()
+        # Linux's module reads an egress tunnel port as a u16; ours
+        # refuses one at or above 65535 (no port) rather than truncate.
+        self.egress_port_limit = (1 << 32 if os.path.isdir(
+            "/sys/module/openvswitch") else DP_MAX_PORTS)
         self.dps = {}
         self.devices = set()
         self.next_userdata = 0
