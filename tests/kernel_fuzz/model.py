@@ -375,6 +375,16 @@ class ModelShape:
                           "in Linux" % len(ufid_sent))
         return True
 
+    def unnamed(self, ufid_sent, k, model_ufid):
+        """Whether SET or GET names no flow (EINVAL): a UFID ovs_percpu
+        refuses, or neither a key nor a UFID; sets the model's reason."""
+        if self.bad_ufid(ufid_sent):
+            return True
+        if k is None and model_ufid is None:
+            self.model.why = "neither a key nor a UFID of 1 to 16 bytes"
+            return True
+        return False
+
     def __init__(self, world, dp):
         self.world = world
         self.dp = dp
@@ -527,11 +537,8 @@ class ModelShape:
             "without ufid", fmt(k) if k else "none",
             " with actions" if acts is not None else " without actions")
         f = None
-        if self.bad_ufid(ufid_sent):
+        if self.unnamed(ufid_sent, k, model_ufid):
             want = self.EINVAL
-        elif k is None and model_ufid is None:
-            want = self.EINVAL
-            self.model.why = "neither a key nor a UFID of 1 to 16 bytes"
         elif acts is not None and k is None:
             want = self.EINVAL
             self.model.why = "actions without a key"
@@ -565,11 +572,8 @@ class ModelShape:
             "ufid " + ufid_sent.hex() if ufid_sent is not None else
             "without ufid", fmt(k) if k else "none")
         f = None
-        if self.bad_ufid(ufid_sent):
+        if self.unnamed(ufid_sent, k, model_ufid):
             want = self.EINVAL
-        elif k is None and model_ufid is None:
-            want = self.EINVAL
-            self.model.why = "neither a key nor a UFID of 1 to 16 bytes"
         else:
             f = self.model.lookup(model_ufid, k)
             want = 0 if f else self.ENOENT
