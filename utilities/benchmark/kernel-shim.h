@@ -3,7 +3,9 @@
  * Userspace stand-ins for the few kernel primitives that
  * datapath/flow-stats.c calls, so that the file itself, unchanged, can be
  * compiled into a program and run on the host's cores: the stress test
- * (tests/test-kernel-flow-stats.c).  GPL-2.0, as it is linked with it.
+ * (tests/test-kernel-flow-stats.c) and the benchmark
+ * (utilities/benchmark/kernel-flow-stats-benchmark.c).  GPL-2.0, as they
+ * are linked with it.
  *
  * kernel-shim/linux/ holds the headers flow-stats.c includes, each of which
  * includes this one.  Each stand-in does what the kernel's does on x86_64,
