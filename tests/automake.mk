@@ -347,3 +347,40 @@ noinst_PROGRAMS += tests/test-afpacket-rx
 tests_test_afpacket_rx_SOURCES = tests/test-afpacket-rx.c tests/test-pkt.h
 tests_test_afpacket_rx_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_afpacket_rx_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+# The kernel module's flow statistics, datapath/flow-stats.c compiled
+# unchanged against the userspace stand-ins of utilities/benchmark/
+# kernel-shim.h (not OVS's headers: per-target CPPFLAGS) and stressed on
+# the host's threads: once with u64_stats_sync as on 64-bit kernels
+# (nothing), once with its seqcount as on 32-bit ones.  GPL-2.0, as the
+# file they link.
+KERNEL_SHIM_SOURCES = \
+	utilities/benchmark/kernel-shim.c \
+	utilities/benchmark/kernel-shim.h \
+	utilities/benchmark/kernel-shim/linux/cpumask.h \
+	utilities/benchmark/kernel-shim/linux/jiffies.h \
+	utilities/benchmark/kernel-shim/linux/moduleparam.h \
+	utilities/benchmark/kernel-shim/linux/percpu.h \
+	utilities/benchmark/kernel-shim/linux/rcupdate.h \
+	utilities/benchmark/kernel-shim/linux/slab.h \
+	utilities/benchmark/kernel-shim/linux/spinlock.h \
+	utilities/benchmark/kernel-shim/linux/timekeeping.h \
+	utilities/benchmark/kernel-shim/linux/topology.h \
+	utilities/benchmark/kernel-shim/linux/types.h \
+	utilities/benchmark/kernel-shim/linux/u64_stats_sync.h
+KERNEL_SHIM_CPPFLAGS = \
+	-I$(top_srcdir)/utilities/benchmark/kernel-shim \
+	-I$(top_srcdir)/utilities/benchmark -I$(top_srcdir)/datapath
+
+noinst_PROGRAMS += tests/test-kernel-flow-stats
+tests_test_kernel_flow_stats_SOURCES = tests/test-kernel-flow-stats.c \
+	datapath/flow-stats.c datapath/flow-stats.h $(KERNEL_SHIM_SOURCES)
+tests_test_kernel_flow_stats_CPPFLAGS = $(KERNEL_SHIM_CPPFLAGS)
+tests_test_kernel_flow_stats_LDADD = -lpthread
+
+noinst_PROGRAMS += tests/test-kernel-flow-stats-seqcount
+tests_test_kernel_flow_stats_seqcount_SOURCES = \
+	$(tests_test_kernel_flow_stats_SOURCES)
+tests_test_kernel_flow_stats_seqcount_CPPFLAGS = $(KERNEL_SHIM_CPPFLAGS) \
+	-DKSHIM_U64_STATS_SEQCOUNT
+tests_test_kernel_flow_stats_seqcount_LDADD = -lpthread

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Stands in for the kernel's <linux/cpumask.h>: see kernel-shim.h. */
+#include "../../kernel-shim.h"

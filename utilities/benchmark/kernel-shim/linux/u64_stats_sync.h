@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Stands in for the kernel's <linux/u64_stats_sync.h>: see kernel-shim.h. */
+#include "../../kernel-shim.h"
