@@ -274,6 +274,7 @@ unlink_port(struct datapath *dp, struct dp_port *port)
     cmap_remove(&dp->ports, &port->node, hash_port_no(port->port_no));
     cmap_remove(&dp->ports_by_name, &port->name_node,
                 hash_port_name(netdev_get_name(port->netdev)));
+    tunnel_nexthops_ports_changed(dp->tunnel_nexthops);
     seq_change(dp->port_seq);
 }
 
@@ -460,6 +461,7 @@ datapath_add_port(struct datapath *dp, const char *name, const char *type,
 
     cmap_insert(&dp->ports, &port->node, hash_port_no(port_no));
     cmap_insert(&dp->ports_by_name, &port->name_node, hash_port_name(name));
+    tunnel_nexthops_ports_changed(dp->tunnel_nexthops);
     vport_tunnel_publish_endpoints(dp);
     seq_change(dp->port_seq);
     datapath_reconfigure(dp);

@@ -113,10 +113,11 @@ tunnel_dst(const struct flow_tnl *tnl, struct in6_addr *dst)
 
 /* Resolves how 't' reaches tunnel destination 'dst' (IPv6, or IPv4-mapped)
  * with packet mark 'mark' into 'u'.  Returns 0, or the counter to drop the
- * packet with.  The route and the next hop come from 't''s own caches
- * (tunnel-nexthop.h), which read OVS's route table and neighbour cache only
- * when those changed or their copy is old; the port is found lock-free, and
- * stays valid until 't' quiesces. */
+ * packet with.  The route, its port and the next hop come from 't''s own
+ * caches (tunnel-nexthop.h), which read OVS's route table and neighbour
+ * cache only when those changed or their copy is old, and the datapath's
+ * ports only when those changed; the port stays valid until 't'
+ * quiesces. */
 static enum vport_tunnel_counter
 resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
                  uint32_t mark, struct underlay *u)
@@ -135,7 +136,7 @@ resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
         return VPORT_TNL_DROP_NO_ROUTE;
     }
     u->src = route.src;
-    u->port = datapath_find_port_by_name(t->dp, route.dev);
+    u->port = route.port;
     if (!u->port) {
         return VPORT_TNL_DROP_NO_UNDERLAY;
     }

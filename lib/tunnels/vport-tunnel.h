@@ -171,7 +171,9 @@ struct vport_tunnel_thread;
     VPORT_TUNNEL_COUNTER(VPORT_TNL_TX_ICMP6_TOO_BIG,                        \
                          "icmpv6 packet too big sent")                      \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ICMP6_SUPPRESSED,                        \
-                         "icmpv6 packet too big suppressed")
+                         "icmpv6 packet too big suppressed")                \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ROUTE_PORT_LOOKUPS,                      \
+                         "route cache port lookups")
 
 enum vport_tunnel_counter {
 #define VPORT_TUNNEL_COUNTER(ENUM, NAME) ENUM,
