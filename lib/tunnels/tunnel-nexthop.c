@@ -223,6 +223,14 @@ route_slot(struct route set[TUNNEL_ROUTE_WAYS], const struct in6_addr *dst,
     return victim;
 }
 
+/* Returns the hash of next hop 'ip' on device 'dev' in a thread's next-hop
+ * cache. */
+static uint32_t
+nexthop_hash(const char dev[IFNAMSIZ], const struct in6_addr *ip)
+{
+    return hash_string(dev, hash_bytes(ip, sizeof *ip, 0));
+}
+
 /* Looks up OVS's route table for 'dst' with packet 'mark' into '*r'.
  * Returns true if there is a route. */
 static bool
@@ -235,6 +243,7 @@ route_read(const struct in6_addr *dst, uint32_t mark, struct tunnel_route *r)
         return false;
     }
     r->nh = ipv6_addr_is_set(&gw) ? gw : *dst;
+    r->nh_hash = nexthop_hash(r->dev, &r->nh);
     return true;
 }
 
@@ -315,20 +324,23 @@ nexthop_slot(struct nexthop set[TUNNEL_NEXTHOP_WAYS],
     return victim;
 }
 
-/* Sets '*mac' to the MAC of next hop 'ip' (IPv4 mapped, for IPv4) on route
- * device 'dev', as 't''s
- * own cache has it, reading OVS's cache if its copy is older than
- * TUNNEL_NEXTHOP_REFRESH_MS or from before OVS's cache last changed.
- * Returns 0; or EAGAIN, '*mac' set, when this read of OVS's cache found
- * that the next hop should be asked for again (tunnel_neigh_lookup()); or
- * ENOENT if OVS's cache has no entry for it. */
+/* Sets '*mac' to the MAC of the next hop of route 'r' (from
+ * tunnel_route_lookup(): 'r->nh', IPv4 mapped for IPv4, on route device
+ * 'r->dev'), as 't''s own cache has it, reading OVS's cache if its copy is
+ * older than TUNNEL_NEXTHOP_REFRESH_MS or from before OVS's cache last
+ * changed.  Returns 0; or EAGAIN, '*mac' set, when this read of OVS's cache
+ * found that the next hop should be asked for again
+ * (tunnel_neigh_lookup()); or ENOENT if OVS's cache has no entry for
+ * it. */
 int
-tunnel_nexthop_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
-                      const struct in6_addr *ip, struct eth_addr *mac)
+tunnel_nexthop_lookup(struct pmd_thread *t, const struct tunnel_route *r,
+                      struct eth_addr *mac)
 {
     struct tunnel_nexthops *nh = t->dp->tunnel_nexthops;
     struct nexthop_cache *cache = &nh->caches[t->index];
-    uint32_t hash = hash_string(dev, hash_bytes(ip, sizeof *ip, 0));
+    const struct in6_addr *ip = &r->nh;
+    const char *dev = r->dev;
+    uint32_t hash = r->nh_hash;
     struct nexthop *e;
     uint64_t generation;
     bool enabled;

@@ -114,6 +114,8 @@ struct tunnel_route {
     struct dp_port *port;       /* The datapath's port named 'dev', or NULL
                                  * if there is none; the caller may use it
                                  * until it quiesces. */
+    uint32_t nh_hash;           /* For tunnel_nexthop_lookup(): the hash
+                                 * of ('dev', 'nh'), computed once. */
 };
 
 /* Main thread. */
@@ -127,8 +129,8 @@ void tunnel_nexthops_set_config(struct tunnel_nexthops *, const char *dp_name,
 void tunnel_nexthops_ports_changed(struct tunnel_nexthops *);
 
 /* Forwarding threads. */
-int tunnel_nexthop_lookup(struct pmd_thread *, const char dev[IFNAMSIZ],
-                          const struct in6_addr *ip, struct eth_addr *mac);
+int tunnel_nexthop_lookup(struct pmd_thread *, const struct tunnel_route *,
+                          struct eth_addr *mac);
 bool tunnel_route_lookup(struct pmd_thread *, const struct in6_addr *dst,
                          uint32_t mark, struct tunnel_route *);
 

@@ -142,7 +142,7 @@ resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
     }
     dp_port_get_link(u->port, &u->port_mac, &u->mtu);
 
-    error = tunnel_nexthop_lookup(t, route.dev, &route.nh, &u->nh_mac);
+    error = tunnel_nexthop_lookup(t, &route, &u->nh_mac);
     if (error) {
         /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile):
          * an ARP request, or an IPv6 Neighbor Solicitation, from the
