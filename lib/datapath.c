@@ -759,6 +759,20 @@ free_thread_index(const struct datapath *dp)
     return 0;
 }
 
+/* Returns how many threads forward for 'dp' now: the non-PMD context and
+ * the PMD threads. */
+static size_t
+count_threads(const struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < dp->n_thread_slots; i++) {
+        n += datapath_thread(dp, i) != NULL;
+    }
+    return n;
+}
+
 /* Stops PMD threads on cores no longer wanted and starts one on each wanted
  * core that lacks one.  PMD threads exist only while some port needs
  * them. */
@@ -1078,6 +1092,7 @@ datapath_reconfigure(struct datapath *dp)
     }
 
     set_pmd_threads(dp);
+    dp_ipf_threads_changed(dp, count_threads(dp));
     assign_rxqs(dp);
     pmd_alb_reconfigured(dp->alb);
     ovs_mutex_unlock(&dp->non_pmd_mutex);
