@@ -759,18 +759,26 @@ free_thread_index(const struct datapath *dp)
     return 0;
 }
 
-/* Returns how many threads forward for 'dp' now: the non-PMD context and
- * the PMD threads. */
-static size_t
-count_threads(const struct datapath *dp)
+/* Tells the features that share something out between the threads that
+ * exist (the non-PMD context and the PMD threads) how many there are, and
+ * each its rank among them, in index order: the fragments ct() may hold
+ * (dp-ipf.h) and the outer IP identifications (vport-tunnel.h).  Called
+ * after threads started or stopped, before they forward again. */
+static void
+rank_threads(struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
-    size_t n = 0;
+    unsigned int *ranks = xcalloc(dp->n_thread_slots, sizeof *ranks);
+    unsigned int n = 0;
 
     for (size_t i = 0; i < dp->n_thread_slots; i++) {
-        n += datapath_thread(dp, i) != NULL;
+        if (datapath_thread(dp, i)) {
+            ranks[i] = n++;
+        }
     }
-    return n;
+    dp_ipf_threads_changed(dp, n);
+    vport_tunnel_set_ranks(dp->tunnel, ranks, n);
+    free(ranks);
 }
 
 /* Stops PMD threads on cores no longer wanted and starts one on each wanted
@@ -1092,7 +1100,7 @@ datapath_reconfigure(struct datapath *dp)
     }
 
     set_pmd_threads(dp);
-    dp_ipf_threads_changed(dp, count_threads(dp));
+    rank_threads(dp);
     assign_rxqs(dp);
     pmd_alb_reconfigured(dp->alb);
     ovs_mutex_unlock(&dp->non_pmd_mutex);

@@ -494,7 +494,9 @@ push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
         hdr.ip_id = 0;
         hdr.ip_frag_off = htons(IP_DONT_FRAGMENT);
     } else {
-        hdr.ip_id = htons(vport_tunnel_thread_state(t)->ip_id_next++);
+        hdr.ip_id = vport_tunnel_ip_id(t, in6_addr_get_mapped_ipv4(&f->src),
+                                       in6_addr_get_mapped_ipv4(&f->dst),
+                                       proto);
         hdr.ip_frag_off = 0;
     }
     hdr.ip_ttl = f->ttl ? f->ttl : TUNNEL_DEFAULT_TTL;
@@ -710,9 +712,7 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
             /* The source may fragment an IPv6 datagram, as Linux's ip6
              * tunnels do for an inner packet that leaves them no other
              * way.  On failure it has freed the packet. */
-            struct vport_tunnel_thread *tt = vport_tunnel_thread_state(t);
-
-            if (ip_fragment_v6(packet, u->mtu, htonl(tt->ip6_id_next++),
+            if (ip_fragment_v6(packet, u->mtu, vport_tunnel_ip6_id(t),
                                &out)) {
                 vport_tunnel_count__(t, VPORT_TNL_DROP_TOO_BIG, 1);
                 vport_tunnel_port_count(t, vport, NETDEV_IPIP_TX_DROPPED, 1);
