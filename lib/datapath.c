@@ -60,6 +60,13 @@ hash_port_no(odp_port_t port_no)
     return hash_int(odp_to_u32(port_no), 0);
 }
 
+/* The hash of 'name' in 'ports_by_name'. */
+static uint32_t
+hash_port_name(const char *name)
+{
+    return hash_string(name, 0);
+}
+
 /* Creates datapath 'name' of 'class', with its local port (ODPP_LOCAL) of
  * type 'local_port_type'. */
 int
@@ -82,6 +89,7 @@ datapath_create(const char *name, const struct dpif_class *class,
     atomic_flag_clear(&dp->destroyed);
     ovs_mutex_init(&dp->reconfig_mutex);
     cmap_init(&dp->ports);
+    cmap_init(&dp->ports_by_name);
     dp->port_seq = seq_create();
 
     /* One slot per possible PMD thread, plus the non-PMD context. */
@@ -257,13 +265,16 @@ datapath_unref(struct datapath *dp)
     ovs_mutex_unlock(&datapaths_mutex);
 }
 
-/* Removes 'port' from 'dp''s port map.  The caller frees it once no thread
+/* Removes 'port' from 'dp''s port maps.  The caller frees it once no thread
  * can reach it. */
 static void
 unlink_port(struct datapath *dp, struct dp_port *port)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
     cmap_remove(&dp->ports, &port->node, hash_port_no(port->port_no));
+    cmap_remove(&dp->ports_by_name, &port->name_node,
+                hash_port_name(netdev_get_name(port->netdev)));
+    tunnel_nexthops_ports_changed(dp->tunnel_nexthops);
     seq_change(dp->port_seq);
 }
 
@@ -320,6 +331,7 @@ datapath_free(struct datapath *dp)
         ovs_mutex_destroy(&dp->upcall_locks[i]);
     }
     cmap_destroy(&dp->ports);
+    cmap_destroy(&dp->ports_by_name);
     seq_destroy(dp->port_seq);
     seq_destroy(dp->reconfigure_seq);
     ovs_mutex_destroy(&dp->reconfig_mutex);
@@ -342,13 +354,15 @@ datapath_lookup_port(const struct datapath *dp, odp_port_t port_no)
     return NULL;
 }
 
-/* Returns the port whose netdev is named 'name', or NULL. */
+/* Returns the port whose netdev is named 'name', or NULL: a hash lookup,
+ * whatever the number of ports.  Safe in any thread, under RCU. */
 struct dp_port *
 datapath_find_port_by_name(const struct datapath *dp, const char *name)
 {
     struct dp_port *port;
 
-    CMAP_FOR_EACH (port, node, &dp->ports) {
+    CMAP_FOR_EACH_WITH_HASH (port, name_node, hash_port_name(name),
+                             &dp->ports_by_name) {
         if (!strcmp(netdev_get_name(port->netdev), name)) {
             return port;
         }
@@ -446,6 +460,8 @@ datapath_add_port(struct datapath *dp, const char *name, const char *type,
     port->sf = sf;
 
     cmap_insert(&dp->ports, &port->node, hash_port_no(port_no));
+    cmap_insert(&dp->ports_by_name, &port->name_node, hash_port_name(name));
+    tunnel_nexthops_ports_changed(dp->tunnel_nexthops);
     vport_tunnel_publish_endpoints(dp);
     seq_change(dp->port_seq);
     datapath_reconfigure(dp);
@@ -741,6 +757,28 @@ free_thread_index(const struct datapath *dp)
         }
     }
     return 0;
+}
+
+/* Tells the features that share something out between the threads that
+ * exist (the non-PMD context and the PMD threads) how many there are, and
+ * each its rank among them, in index order: the fragments ct() may hold
+ * (dp-ipf.h) and the outer IP identifications (vport-tunnel.h).  Called
+ * after threads started or stopped, before they forward again. */
+static void
+rank_threads(struct datapath *dp)
+    OVS_REQUIRES(dp->reconfig_mutex)
+{
+    unsigned int *ranks = xcalloc(dp->n_thread_slots, sizeof *ranks);
+    unsigned int n = 0;
+
+    for (size_t i = 0; i < dp->n_thread_slots; i++) {
+        if (datapath_thread(dp, i)) {
+            ranks[i] = n++;
+        }
+    }
+    dp_ipf_threads_changed(dp, n);
+    vport_tunnel_set_ranks(dp->tunnel, ranks, n);
+    free(ranks);
 }
 
 /* Stops PMD threads on cores no longer wanted and starts one on each wanted
@@ -1062,6 +1100,7 @@ datapath_reconfigure(struct datapath *dp)
     }
 
     set_pmd_threads(dp);
+    rank_threads(dp);
     assign_rxqs(dp);
     pmd_alb_reconfigured(dp->alb);
     ovs_mutex_unlock(&dp->non_pmd_mutex);

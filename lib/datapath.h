@@ -22,9 +22,9 @@
  * hook and the forwarding threads.
  *
  * Who owns what:
- *   - 'ports' and 'table' are shared and read-mostly: forwarding threads read
- *     them lock-free under RCU; writers hold 'reconfig_mutex' (ports) or the
- *     table's own mutex (megaflows).
+ *   - 'ports' (with 'ports_by_name') and 'table' are shared and
+ *     read-mostly: forwarding threads read them lock-free under RCU; writers
+ *     hold 'reconfig_mutex' (ports) or the table's own mutex (megaflows).
  *   - 'threads' and the PMD configuration belong to the main thread, under
  *     'reconfig_mutex'.
  *   - Each forwarding thread owns its 'struct pmd_thread'; see pmd.h. */
@@ -73,9 +73,11 @@ struct datapath {
     struct ovs_refcount ref_cnt;
     atomic_flag destroyed;
 
-    /* Ports, by port number.  Written under 'reconfig_mutex'. */
+    /* Ports, by port number and by their netdev's name: every port is in
+     * both maps.  Written under 'reconfig_mutex'. */
     struct ovs_mutex reconfig_mutex;
     struct cmap ports;
+    struct cmap ports_by_name;
     struct seq *port_seq;       /* Changes when a port is added or deleted. */
 
     struct flow_table *table;   /* The shared megaflow table. */

@@ -73,6 +73,9 @@ struct dp_ipf_config {
     uint32_t max_nfrags;        /* Most fragments held by all threads:
                                  * each thread may hold
                                  * max_nfrags / n_threads. */
+    size_t n_threads;           /* Threads that exist: the non-PMD context
+                                 * and the PMD threads (set by
+                                 * dp_ipf_threads_changed()). */
 };
 
 /* One thread's reassembly: written only by the thread whose index it has;
@@ -126,7 +129,10 @@ dp_ipf_init(struct datapath *dp)
     cfg->generation = 1;
     cfg->ct_enabled[0] = cfg->ct_enabled[1] = true;
     cfg->max_nfrags = DP_IPF_NFRAG_DEFAULT;
-    cfg->limits.max_frags = cfg->max_nfrags / ipf->n_threads;
+    /* A new datapath has its non-PMD context only; its PMD threads, which
+     * come with its first PMD port, are counted as they start. */
+    cfg->n_threads = 1;
+    cfg->limits.max_frags = cfg->max_nfrags / cfg->n_threads;
     cfg->limits.min_frag[0] = DP_IPF_V4_MIN_FRAG_DEFAULT;
     cfg->limits.min_frag[1] = DP_IPF_V6_MIN_FRAG_DEFAULT;
     ovsrcu_set_hidden(&ipf->config, cfg);
@@ -313,6 +319,33 @@ dp_ipf_set_config(struct datapath *dp, const struct smap *other_config)
     }
 }
 
+/* Tells 'dp''s reassembly that 'n_threads' threads exist now (the non-PMD
+ * context and the PMD threads), so that each may hold its share of
+ * dpctl/ipf-set-max-nfrags: publishes the share if it changed.  A thread
+ * that holds more than a smaller new share keeps what it holds and takes
+ * no more until under it.  Main thread, under 'dp->reconfig_mutex', as
+ * threads are started and stopped. */
+void
+dp_ipf_threads_changed(struct datapath *dp, size_t n_threads)
+{
+    const struct dp_ipf_config *old;
+    struct dp_ipf_config *cfg;
+
+    old = ovsrcu_get_protected(struct dp_ipf_config *, &dp->ipf->config);
+    n_threads = MAX(n_threads, 1);
+    if (n_threads == old->n_threads) {
+        return;
+    }
+    cfg = dp_ipf_config_copy(dp->ipf);
+    cfg->n_threads = n_threads;
+    cfg->limits.max_frags = cfg->max_nfrags / n_threads;
+    dp_ipf_config_publish(dp->ipf, cfg);
+    VLOG_INFO("%s: fragments held for ct() per thread: at most %"PRIuSIZE
+              " (ipf-set-max-nfrags %"PRIu32" over %"PRIuSIZE" thread%s)",
+              dp->name, cfg->limits.max_frags, cfg->max_nfrags, n_threads,
+              n_threads == 1 ? "" : "s");
+}
+
 /* Returns 't''s reassembly table, creating it at first use and applying
  * the datapath's latest limits to it.  Called by 't' only. */
 struct ipf_cpu *
@@ -420,8 +453,8 @@ dp_ipf_format_stats(struct ds *s, const struct datapath *dp)
                   cfg->limits.timeout_ms / 1000);
     ds_put_format(s, "fragments held per thread: at most %"PRIuSIZE
                   " (ipf-set-max-nfrags %"PRIu32" over %"PRIuSIZE
-                  " threads)\n", cfg->limits.max_frags, cfg->max_nfrags,
-                  dp->ipf->n_threads);
+                  " thread%s)\n", cfg->limits.max_frags, cfg->max_nfrags,
+                  cfg->n_threads, cfg->n_threads == 1 ? "" : "s");
     memset(&total, 0, sizeof total);
     for (size_t i = 1; i <= dp->n_thread_slots; i++) {
         const struct pmd_thread *t = datapath_thread(dp,
@@ -486,7 +519,7 @@ dp_ipf_set_min_frag(struct datapath *dp, bool v6, uint32_t min_frag)
 }
 
 /* dpctl/ipf-set-max-nfrags: the most fragments all threads hold, split
- * evenly between the thread indexes (rounded down) so that each thread
+ * evenly between the threads that exist (rounded down) so that each thread
  * counts against its own share only.  Returns EINVAL, changing nothing,
  * above ipf.c's bound of 5000.  Under 'dp->reconfig_mutex'. */
 int
@@ -499,7 +532,7 @@ dp_ipf_set_max_nfrags(struct datapath *dp, uint32_t max_nfrags)
     }
     cfg = dp_ipf_config_copy(dp->ipf);
     cfg->max_nfrags = max_nfrags;
-    cfg->limits.max_frags = max_nfrags / dp->ipf->n_threads;
+    cfg->limits.max_frags = max_nfrags / cfg->n_threads;
     dp_ipf_config_publish(dp->ipf, cfg);
     return 0;
 }

@@ -41,7 +41,9 @@
  *
  * dpctl/ipf-* (OVS's ipf.c's commands) set, for ct() only as in stock, the
  * minimum fragment size (default 1200 IPv4, 1280 IPv6) and the most
- * fragments held (default 1000, split evenly between the thread indexes);
+ * fragments held (default 1000, split evenly between the threads that
+ * exist: the non-PMD context and the PMD threads, republished by
+ * dp_ipf_threads_changed() as threads start and stop);
  * tunnels' outer fragments are bounded by memory only.  ipf-get-status -m
  * asks each thread for a snapshot of its own table: the main thread bumps
  * a request number, each thread answers at the end of its next polling
@@ -72,6 +74,7 @@ struct smap;
 void dp_ipf_init(struct datapath *);
 void dp_ipf_destroy(struct datapath *);
 void dp_ipf_set_config(struct datapath *, const struct smap *other_config);
+void dp_ipf_threads_changed(struct datapath *, size_t n_threads);
 void dp_ipf_thread_stopped(struct datapath *, size_t index);
 struct ipf_cpu *dp_ipf_thread_table(struct pmd_thread *);
 void dp_ipf_thread_run(struct pmd_thread *, bool busy);

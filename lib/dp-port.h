@@ -20,8 +20,9 @@
 /* A port of the datapath: one netdev, its receive queues, and how forwarding
  * threads transmit on it.
  *
- * Ports live in the datapath's 'ports' cmap.  Forwarding threads find them
- * there under RCU, taking no reference; a deleted port is freed after a grace
+ * Ports live in the datapath's 'ports' cmap, by number, and in its
+ * 'ports_by_name', by name.  Forwarding threads find them there under RCU,
+ * taking no reference; a deleted port is freed after a grace
  * period.  Everything below is written only under the datapath's
  * 'reconfig_mutex', while no forwarding thread polls the port. */
 
@@ -43,6 +44,9 @@ struct vport_tunnel;
 
 struct dp_port {
     struct cmap_node node;          /* In datapath 'ports', by port number. */
+    struct cmap_node name_node;     /* In datapath 'ports_by_name', by
+                                     * hash_string() of the netdev's
+                                     * name. */
     odp_port_t port_no;             /* Datapath port number. */
     struct netdev *netdev;          /* The device; the port holds a ref. */
     char *type;                     /* Port type, as dpif_port reports it. */

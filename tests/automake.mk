@@ -21,6 +21,7 @@ TESTSUITE_AT = \
 	tests/percpu-gso.at \
 	tests/percpu-gso-ports.at \
 	tests/percpu-ip-fragment.at \
+	tests/percpu-ip-ident.at \
 	tests/percpu-ipip.at \
 	tests/percpu-ipip-ipv6.at \
 	tests/percpu-tunnels.at \
@@ -328,6 +329,11 @@ noinst_PROGRAMS += tests/test-ip-fragment
 tests_test_ip_fragment_SOURCES = tests/test-ip-fragment.c tests/test-pkt.h tests/test-harness.h
 tests_test_ip_fragment_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_ip_fragment_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
+noinst_PROGRAMS += tests/test-ip-ident
+tests_test_ip_ident_SOURCES = tests/test-ip-ident.c tests/test-harness.h
+tests_test_ip_ident_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_ip_ident_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
 
 noinst_PROGRAMS += tests/test-flow-table
 tests_test_flow_table_SOURCES = tests/test-flow-table.c tests/test-harness.h

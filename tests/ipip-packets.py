@@ -195,17 +195,21 @@ def main():
                      len(raw(icmp.payload))))
     elif c == "check-fragments":
         # Reads frames in hex on stdin: describes each outer fragment, then
-        # says whether they reassemble into the expected datagram.
+        # says whether they reassemble into the expected datagram.  IDs are
+        # the sender's choice (ip-ident.h): each is named by a letter, A for
+        # the first one seen, B for the next other one...
         from scapy.all import defragment
         frags = []
+        names = {}
         for line in sys.stdin:
             pkt = Ether(bytes.fromhex(line.strip()))
             ip = pkt[IP]
             chk = IP(raw(ip))
             del chk.chksum
-            print("len %d id %d df %d mf %d offset %d csum %s"
-                  % (ip.len, ip.id, bool(ip.flags.DF), bool(ip.flags.MF),
-                     ip.frag * 8,
+            names.setdefault(ip.id, chr(ord("A") + len(names)))
+            print("len %d id %s df %d mf %d offset %d csum %s"
+                  % (ip.len, names[ip.id], bool(ip.flags.DF),
+                     bool(ip.flags.MF), ip.frag * 8,
                      "ok" if IP(raw(chk)).chksum == ip.chksum else "bad"))
             frags.append(ip)
         whole = defragment(frags)[0]

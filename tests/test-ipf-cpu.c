@@ -58,6 +58,7 @@ struct dgram {
     uint32_t id;                /* IP identification. */
     uint8_t proto;              /* Transport protocol. */
     uint32_t in_port;           /* md.in_port. */
+    uint32_t recirc_id;         /* md.recirc_id. */
     ovs_be32 tun_dst;           /* md.tunnel.ip_dst, or 0. */
     size_t alloc;               /* Buffer size of each fragment, if more
                                  * than needed. */
@@ -164,6 +165,7 @@ build(const struct dgram *d, size_t start, size_t len, bool more, bool frag)
     memcpy(b + l3, d->data + start, len);
 
     pkt_metadata_init(&p->md, u32_to_odp(d->in_port));
+    p->md.recirc_id = d->recirc_id;
     if (d->tun_dst) {
         p->md.tunnel.ip_dst = d->tun_dst;
         p->md.tunnel.ip_src = htonl(0x0a000001);
@@ -284,6 +286,10 @@ check_reassembled(const struct dgram *d, const struct dp_packet *out)
     if (odp_to_u32(out->md.in_port.odp_port) != d->in_port) {
         test_fail("reassembled in_port %"PRIu32", expected %"PRIu32,
              odp_to_u32(out->md.in_port.odp_port), d->in_port);
+    }
+    if (out->md.recirc_id != d->recirc_id) {
+        test_fail("reassembled recirc_id %"PRIu32", expected %"PRIu32,
+             out->md.recirc_id, d->recirc_id);
     }
     if (out->packet_type != whole->packet_type) {
         test_fail("reassembled packet_type 0x%08"PRIx32", expected 0x%08"PRIx32,
@@ -1152,6 +1158,59 @@ test_limits(void)
     offer_ct_zone = 0;
 }
 
+/* zones: for ct(), one datagram's fragments in two zones, or at two
+ * recirculations, are two datagrams, each reassembled on its own, as OVS's
+ * ipf.c keys them; and a fragment for ct() never joins a datagram held for
+ * a tunnel, nor the other way round, so that ct()'s count of fragments
+ * held sees all of its own and none of a tunnel's. */
+static void
+test_zones(void)
+{
+    struct dgram *d = dgram_new(false, true, IPPROTO_UDP, 2000, 11);
+    struct ipf_cpu *ipf = ipf_cpu_create(NULL);
+
+    /* The first half in zones 1 and 2: two datagrams, both held. */
+    offer_ct_zone = 1;
+    offer_frag(ipf, d, 0, 1000, true, 0);
+    offer_ct_zone = 2;
+    offer_frag(ipf, d, 0, 1000, true, 0);
+    print_family_stats(ipf);
+    print_snapshot(ipf);
+    /* The second half completes each in its own zone. */
+    offer_frag(ipf, d, 1000, 1000, false, 0);
+    offer_ct_zone = 1;
+    offer_frag(ipf, d, 1000, 1000, false, 0);
+    print_stats(ipf);
+
+    /* In zone 1 again, at two recirculations: two datagrams. */
+    d->id = 12;
+    offer_frag(ipf, d, 0, 1000, true, 0);
+    d->recirc_id = 5;
+    offer_frag(ipf, d, 0, 1000, true, 0);
+    offer_frag(ipf, d, 1000, 1000, false, 0);
+    d->recirc_id = 0;
+    offer_frag(ipf, d, 1000, 1000, false, 0);
+    print_stats(ipf);
+
+    /* A tunnel holds the first half; the second half for ct() starts a
+     * datagram of its own, counted as held for ct(), instead of completing
+     * the tunnel's. */
+    d->id = 13;
+    offer_ct_zone = 0;
+    offer_frag(ipf, d, 0, 1000, true, 0);
+    offer_ct_zone = 1;
+    offer_frag(ipf, d, 1000, 1000, false, 0);
+    print_family_stats(ipf);
+    offer_frag(ipf, d, 0, 1000, true, 0);
+    offer_ct_zone = 0;
+    offer_frag(ipf, d, 1000, 1000, false, 0);
+    print_stats(ipf);
+    print_family_stats(ipf);
+
+    ipf_cpu_destroy(ipf);
+    free(d);
+}
+
 /* Returns true if 'arg' names the second optional word 'word'. */
 static bool
 arg_is(int argc, char *argv[], int i, const char *word)
@@ -1204,6 +1263,8 @@ main(int argc, char *argv[])
         test_padding(arg_is(argc, argv, 2, "ipv6"));
     } else if (!strcmp(cmd, "limits")) {
         test_limits();
+    } else if (!strcmp(cmd, "zones")) {
+        test_zones();
     } else if (!strcmp(cmd, "config")) {
         test_config();
     } else {

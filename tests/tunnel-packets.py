@@ -262,9 +262,15 @@ def main():
                 sport = int(a[l4 * 2 + 0:l4 * 2 + 4], 16)
                 if not SPORT_MIN <= sport < SPORT_MAX:
                     sys.exit("source port %d out of range" % sport)
+            # Without DF, the IPv4 ID is the sender's choice (random
+            # starts, each thread its own part: ip-ident.h), taken from
+            # what it sent, as the source port.
+            ident = 0
+            if args.no_df and not args.ipv6:
+                ident = int(a[36:40], 16)
             frame = (Ether(src=args.br0_mac, dst=REMOTE_MAC)
                      / outer_ip(args.local_ip, args.remote_ip, args,
-                                proto_of(args.type))
+                                proto_of(args.type), ident)
                      / tunnel_headers(args, sport)
                      / Ether(bytes.fromhex(i)))
             print(raw(frame).hex())

@@ -68,11 +68,15 @@ struct ipf_cpu_key {
     ovs_be64 tun_id;            /* Tunnel ID, or 0. */
     ovs_be32 id;                /* IP identification (IPv4: 16 bits). */
     uint32_t in_port;           /* md.in_port.odp_port. */
+    uint32_t recirc_id;         /* For ct(): md.recirc_id; else 0. */
+    uint16_t zone;              /* For ct(): its conntrack zone; else 0. */
     uint8_t proto;              /* IPv4 protocol; 0 for IPv6. */
     uint8_t is_ipv6;            /* 1 for IPv6, 0 for IPv4. */
-    uint8_t pad[6];             /* Zero. */
+    uint8_t ct;                 /* 1 if held for ct(), 0 for any other use
+                                 * (a tunnel's outer fragments). */
+    uint8_t pad[7];             /* Zero. */
 };
-BUILD_ASSERT_DECL(sizeof(struct ipf_cpu_key) == 88);
+BUILD_ASSERT_DECL(sizeof(struct ipf_cpu_key) == 96);
 
 /* What ipf_parse() learns about a fragment. */
 struct ipf_cpu_frag_info {
@@ -121,12 +125,6 @@ struct ipf_cpu_queue {
                                  * 'max_end' is the datagram's length. */
     bool first_in;              /* The first fragment (offset 0) is held. */
     size_t mem;                 /* This queue's share of the account. */
-
-    /* For ct() (ipf_cpu_reassemble_ct()): OVS's ipf.c's limits and
-     * counters apply to it, and ipf_cpu_snapshot() lists it. */
-    bool ct;                    /* Started by ipf_cpu_reassemble_ct(). */
-    uint16_t zone;              /* That ct()'s zone. */
-    uint32_t recirc_id;         /* Its first fragment's md.recirc_id. */
 };
 
 /* A recently completed or discarded datagram; see "Recently finished
@@ -342,7 +340,7 @@ ipf_queue_destroy(struct ipf_cpu *ipf, struct ipf_cpu_queue *q)
     free(q->frags);
     ovs_assert(ipf->n_frags >= q->n_frags);
     ipf->n_frags -= q->n_frags;
-    if (q->ct) {
+    if (q->key.ct) {
         ovs_assert(ipf->n_ct_frags >= q->n_frags);
         ipf->n_ct_frags -= q->n_frags;
     }
@@ -391,7 +389,7 @@ ipf_make_room(struct ipf_cpu *ipf, size_t need,
             break;
         }
         if (q != keep) {
-            ipf_family_add(ipf->counters.purged, q->ct, q->key.is_ipv6,
+            ipf_family_add(ipf->counters.purged, q->key.ct, q->key.is_ipv6,
                            q->n_frags);
             ipf_queue_destroy(ipf, q);
             ipf_counter_add(&ipf->counters.evicted, 1);
@@ -743,9 +741,9 @@ ipf_queue_discard(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
                   long long int now)
 {
     ipf_recent_add(ipf, &q->key, q->node.hash, reason, now);
-    ipf_family_add(ipf->counters.purged, q->ct, q->key.is_ipv6, q->n_frags);
+    ipf_family_add(ipf->counters.purged, q->key.ct, q->key.is_ipv6, q->n_frags);
     if (reason == IPF_DROP_OVERLAP) {
-        ipf_family_add(ipf->counters.overlap, q->ct, q->key.is_ipv6, 1);
+        ipf_family_add(ipf->counters.overlap, q->key.ct, q->key.is_ipv6, 1);
     }
     ipf_queue_destroy(ipf, q);
     ipf_counter_add(&ipf->counters.discarded, 1);
@@ -770,8 +768,8 @@ ipf_queue_insert(struct ipf_cpu *ipf, struct ipf_cpu_queue *q, size_t pos,
             (q->n_frags - pos) * sizeof *q->frags);
     q->n_frags++;
     ipf->n_frags++;
-    ipf->n_ct_frags += q->ct;
-    ipf_family_add(ipf->counters.accepted, q->ct, fi->key.is_ipv6, 1);
+    ipf->n_ct_frags += q->key.ct;
+    ipf_family_add(ipf->counters.accepted, q->key.ct, fi->key.is_ipv6, 1);
 
     f = &q->frags[pos];
     f->pkt = p;
@@ -805,18 +803,18 @@ ipf_queue_growth(const struct ipf_cpu_queue *q)
 }
 
 /* Starts a queue for fragment 'p', described by 'fi', unless memory is
- * short or, for ct() ('ct', with 'zone'), 'max_frags' are held.  Returns
- * NULL: a datagram's first-seen fragment never completes it. */
+ * short or, for ct() ('fi->key.ct'), 'max_frags' are held.  Returns NULL:
+ * a datagram's first-seen fragment never completes it. */
 static struct dp_packet *
 ipf_queue_start(struct ipf_cpu *ipf, struct dp_packet *p,
                 const struct ipf_cpu_frag_info *fi, uint32_t hash,
-                long long int now, bool ct, uint16_t zone)
+                long long int now)
 {
     size_t cost = sizeof(struct ipf_cpu_queue) + ipf_frag_cost(p)
                   + IPF_INITIAL_FRAG_SLOTS * sizeof(struct ipf_cpu_frag);
     struct ipf_cpu_queue *q;
 
-    if (ct && ipf->n_ct_frags >= ipf->cfg.max_frags) {
+    if (fi->key.ct && ipf->n_ct_frags >= ipf->cfg.max_frags) {
         ipf_drop(ipf, p, IPF_DROP_MAX_FRAGS);
         return NULL;
     }
@@ -828,9 +826,6 @@ ipf_queue_start(struct ipf_cpu *ipf, struct dp_packet *p,
     q = xzalloc(sizeof *q);
     q->key = fi->key;
     q->created = now;
-    q->ct = ct;
-    q->zone = zone;
-    q->recirc_id = p->md.recirc_id;
     hmap_insert(&ipf->queues, &q->node, hash);
     ovs_list_push_back(&ipf->lru, &q->lru_node);
     ovs_list_push_back(&ipf->age, &q->age_node);
@@ -956,7 +951,7 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
             covered = q->frags[i].end == q->frags[i + 1].start;
         }
         if (covered) {
-            ipf_family_add(ipf->counters.overlap, q->ct, fi->key.is_ipv6, 1);
+            ipf_family_add(ipf->counters.overlap, q->key.ct, fi->key.is_ipv6, 1);
             ipf_drop(ipf, p, IPF_DROP_DUPLICATE);
         } else {
             ipf_queue_discard(ipf, q, p, IPF_DROP_OVERLAP, now);
@@ -980,8 +975,8 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
             return NULL;
         }
         ipf_recent_add(ipf, &q->key, q->node.hash, IPF_DROP_COMPLETE, now);
-        ipf_family_add(ipf->counters.accepted, q->ct, fi->key.is_ipv6, 1);
-        ipf_family_add(ipf->counters.completed, q->ct, fi->key.is_ipv6,
+        ipf_family_add(ipf->counters.accepted, q->key.ct, fi->key.is_ipv6, 1);
+        ipf_family_add(ipf->counters.completed, q->key.ct, fi->key.is_ipv6,
                        q->n_frags + 1);
         ipf_queue_destroy(ipf, q);
         dp_packet_delete(p);
@@ -989,7 +984,7 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
         return out;
     }
 
-    if (q->ct && ipf->n_ct_frags >= ipf->cfg.max_frags) {
+    if (q->key.ct && ipf->n_ct_frags >= ipf->cfg.max_frags) {
         ipf_drop(ipf, p, IPF_DROP_MAX_FRAGS);
         return NULL;
     }
@@ -1054,6 +1049,15 @@ ipf_reassemble(struct ipf_cpu *ipf, struct dp_packet *p, long long int now_ms,
         break;
     }
     ipf_counter_add(&ipf->counters.fragments_in, 1);
+    if (ct) {
+        /* As OVS's ipf.c keys its lists: a datagram's fragments in
+         * another zone, or at another recirculation, are another
+         * datagram's.  And never a tunnel's: the two uses keep apart
+         * (see "Queue key" in ipf-cpu.h). */
+        fi.key.ct = 1;
+        fi.key.zone = zone;
+        fi.key.recirc_id = p->md.recirc_id;
+    }
 
     /* ipf.c's minimum fragment size, for ct(): IP bytes, headers
      * included. */
@@ -1070,7 +1074,7 @@ ipf_reassemble(struct ipf_cpu *ipf, struct dp_packet *p, long long int now_ms,
     q = ipf_queue_find(ipf, &fi.key, hash);
     if (q && ipf_queue_expired(ipf, q, now_ms)) {
         /* ipf_cpu_run() has not run since this queue expired. */
-        ipf_family_add(ipf->counters.expired, q->ct, q->key.is_ipv6,
+        ipf_family_add(ipf->counters.expired, q->key.ct, q->key.is_ipv6,
                        q->n_frags);
         ipf_queue_destroy(ipf, q);
         ipf_counter_add(&ipf->counters.timed_out, 1);
@@ -1083,7 +1087,7 @@ ipf_reassemble(struct ipf_cpu *ipf, struct dp_packet *p, long long int now_ms,
         if (recent) {
             ipf_drop(ipf, p, recent->reason);
         } else {
-            out = ipf_queue_start(ipf, p, &fi, hash, now_ms, ct, zone);
+            out = ipf_queue_start(ipf, p, &fi, hash, now_ms);
         }
     }
     ipf_publish_gauges(ipf);
@@ -1093,8 +1097,10 @@ ipf_reassemble(struct ipf_cpu *ipf, struct dp_packet *p, long long int now_ms,
 /* Offers packet 'p' to 'ipf', taking ownership of it, as ipf_cpu_reassemble()
  * does, for ct() in conntrack zone 'zone': OVS's ipf.c's limits apply,
  * 'min_frag' and 'max_frags', and its per-family counters count (struct
- * ipf_cpu_family_stats).  A fragment of a datagram already held for the
- * other use joins that datagram's queue. */
+ * ipf_cpu_family_stats).  Its datagram is keyed by 'zone' and
+ * 'p->md.recirc_id' too, as ipf.c keys it, and never joins one held for
+ * the other use (a tunnel's), so that each use's fragments count against
+ * its own limits only. */
 struct dp_packet *
 ipf_cpu_reassemble_ct(struct ipf_cpu *ipf, struct dp_packet *p,
                       long long int now_ms, uint16_t zone)
@@ -1118,7 +1124,7 @@ ipf_cpu_expire(struct ipf_cpu *ipf, long long int now_ms, size_t max)
         if (n >= max || !ipf_queue_expired(ipf, q, now_ms)) {
             break;
         }
-        ipf_family_add(ipf->counters.expired, q->ct, q->key.is_ipv6,
+        ipf_family_add(ipf->counters.expired, q->key.ct, q->key.is_ipv6,
                        q->n_frags);
         ipf_queue_destroy(ipf, q);
         ipf_counter_add(&ipf->counters.timed_out, 1);
@@ -1198,15 +1204,15 @@ ipf_cpu_snapshot(const struct ipf_cpu *ipf, struct ipf_cpu_held *held,
         if (n >= max) {
             break;
         }
-        if (!q->ct) {
+        if (!q->key.ct) {
             continue;
         }
         h = &held[n++];
         h->src = q->key.src;
         h->dst = q->key.dst;
         h->id = ntohl(q->key.id);
-        h->recirc_id = q->recirc_id;
-        h->zone = q->zone;
+        h->recirc_id = q->key.recirc_id;
+        h->zone = q->key.zone;
         h->is_ipv6 = q->key.is_ipv6;
         h->proto = q->key.is_ipv6 ? q->frags[0].proto : q->key.proto;
         h->n_frags = q->n_frags;

@@ -55,6 +55,15 @@
  * (IPv4 or IPv6) and tunnel ID.  Two tenants on one pair of tunnel endpoints,
  * or two ports, never mix fragments.
  *
+ * And by its use: a fragment offered for ct() (ipf_cpu_reassemble_ct())
+ * is keyed by its conntrack zone and md.recirc_id too, as OVS's ipf.c keys
+ * its lists, so that one datagram seen in two zones, or at two
+ * recirculations, is reassembled once in each; and it never joins a
+ * datagram held for the other use (ipf_cpu_reassemble(): a tunnel's outer
+ * fragments, keyed without zone or recirc_id), nor the other way round, so
+ * that ct()'s limits and counters see all of ct()'s fragments and none of
+ * a tunnel's.  Both uses share the table's memory account and its LRU.
+ *
  * Overlaps (RFC 5722, Linux since the CVE-2018-5391 hardening)
  * -------------------------------------------------------------
  *
@@ -271,7 +280,7 @@ struct ipf_cpu_held {
     struct in6_addr src;        /* IP source (IPv4: v4-mapped). */
     struct in6_addr dst;        /* IP destination (IPv4: v4-mapped). */
     uint32_t id;                /* IP identification. */
-    uint32_t recirc_id;         /* Its first fragment's md.recirc_id. */
+    uint32_t recirc_id;         /* Its fragments' md.recirc_id. */
     uint16_t zone;              /* The ct() zone it was held for. */
     uint8_t is_ipv6;            /* 1 for IPv6, 0 for IPv4. */
     uint8_t proto;              /* IPv4 protocol, or the IPv6 fragment

@@ -47,6 +47,8 @@ struct route {
     bool found;                 /* Did OVS's table have one? */
     uint64_t generation;        /* The generation it was read in. */
     long long int refresh_at;   /* When to read it again, in ms. */
+    uint64_t port_generation;   /* The port generation 'r.port' was looked
+                                 * up in. */
     struct tunnel_route r;      /* The route, if 'found'. */
 };
 
@@ -87,6 +89,9 @@ struct tunnel_nexthops {
     atomic_bool enabled;            /* Written by the main thread, read by
                                      * all: other_config:tunnel-route-cache
                                      * (benchmark only). */
+    atomic_uint64_t port_generation; /* Written by the main thread, read by
+                                      * all: changes when the datapath's
+                                      * ports do. */
     size_t n_threads;               /* Elements in 'caches', 'routes'. */
     struct nexthop_cache *caches;   /* Cache i: thread i's. */
     struct route_cache *routes;     /* Cache i: thread i's. */
@@ -102,6 +107,7 @@ tunnel_nexthops_create(size_t n_threads)
     atomic_init(&nh->generation, 1);
     nh->last_seq = tnl_conf_seq ? seq_read(tnl_conf_seq) : 0;
     atomic_init(&nh->enabled, true);
+    atomic_init(&nh->port_generation, 1);
     nh->n_threads = n_threads;
     nh->caches = xzalloc_cacheline(n_threads * sizeof *nh->caches);
     nh->routes = xzalloc_cacheline(n_threads * sizeof *nh->routes);
@@ -179,6 +185,19 @@ tunnel_nexthops_set_config(struct tunnel_nexthops *nh, const char *dp_name,
     }
 }
 
+/* Main thread, under the datapath's 'reconfig_mutex': the datapath's ports
+ * changed (one added, or unlinked), so every thread looks the ports of
+ * its routes up again before it uses them.  Called before the threads
+ * reload, so that none of them uses a deleted port after it. */
+void
+tunnel_nexthops_ports_changed(struct tunnel_nexthops *nh)
+{
+    uint64_t generation;
+
+    atomic_read_relaxed(&nh->port_generation, &generation);
+    atomic_store_relaxed(&nh->port_generation, generation + 1);
+}
+
 /* Finds in 'set' the slot of 'dst' with 'mark', or else the slot to
  * replace: a free one, or the one read longest ago.  Sets '*hit' to
  * whether it holds that route. */
@@ -204,6 +223,14 @@ route_slot(struct route set[TUNNEL_ROUTE_WAYS], const struct in6_addr *dst,
     return victim;
 }
 
+/* Returns the hash of next hop 'ip' on device 'dev' in a thread's next-hop
+ * cache. */
+static uint32_t
+nexthop_hash(const char dev[IFNAMSIZ], const struct in6_addr *ip)
+{
+    return hash_string(dev, hash_bytes(ip, sizeof *ip, 0));
+}
+
 /* Looks up OVS's route table for 'dst' with packet 'mark' into '*r'.
  * Returns true if there is a route. */
 static bool
@@ -216,13 +243,15 @@ route_read(const struct in6_addr *dst, uint32_t mark, struct tunnel_route *r)
         return false;
     }
     r->nh = ipv6_addr_is_set(&gw) ? gw : *dst;
+    r->nh_hash = nexthop_hash(r->dev, &r->nh);
     return true;
 }
 
 /* Sets '*r' to the route to 'dst' (IPv4 mapped, for IPv4) for packets with
  * 'mark', as 't''s own cache has it, reading OVS's route table if its copy
  * is older than TUNNEL_NEXTHOP_REFRESH_MS or from before the table last
- * changed.  Returns true if there is a route, false if there is none. */
+ * changed, and the route's port from the datapath if its ports changed
+ * since.  Returns true if there is a route, false if there is none. */
 bool
 tunnel_route_lookup(struct pmd_thread *t, const struct in6_addr *dst,
                     uint32_t mark, struct tunnel_route *r)
@@ -230,36 +259,43 @@ tunnel_route_lookup(struct pmd_thread *t, const struct in6_addr *dst,
     struct tunnel_nexthops *nh = t->dp->tunnel_nexthops;
     struct route_cache *cache = &nh->routes[t->index];
     uint32_t hash = hash_bytes(dst, sizeof *dst, mark);
-    uint64_t generation;
+    uint64_t generation, port_generation;
     struct route *e;
     bool enabled;
     bool hit;
 
     atomic_read_relaxed(&nh->enabled, &enabled);
     if (!enabled) {
-        return route_read(dst, mark, r);
+        if (!route_read(dst, mark, r)) {
+            return false;
+        }
+        r->port = datapath_find_port_by_name(t->dp, r->dev);
+        return true;
     }
     atomic_read_relaxed(&nh->generation, &generation);
+    atomic_read_relaxed(&nh->port_generation, &port_generation);
     e = route_slot(cache->e[hash & (TUNNEL_ROUTE_SETS - 1)], dst, mark,
                    &hit);
-    if (hit && e->generation == generation && t->now < e->refresh_at) {
-        if (e->found) {
-            *r = e->r;
-        }
-        return e->found;
+    if (!hit || e->generation != generation || t->now >= e->refresh_at) {
+        vport_tunnel_count(t, VPORT_TNL_ROUTE_REFRESHES, 1);
+        e->found = route_read(dst, mark, &e->r);
+        e->dst = *dst;
+        e->mark = mark;
+        e->used = true;
+        e->generation = generation;
+        e->refresh_at = t->now + TUNNEL_NEXTHOP_REFRESH_MS;
+        e->port_generation = 0;
     }
-
-    vport_tunnel_count(t, VPORT_TNL_ROUTE_REFRESHES, 1);
-    e->found = route_read(dst, mark, &e->r);
-    e->dst = *dst;
-    e->mark = mark;
-    e->used = true;
-    e->generation = generation;
-    e->refresh_at = t->now + TUNNEL_NEXTHOP_REFRESH_MS;
-    if (e->found) {
-        *r = e->r;
+    if (!e->found) {
+        return false;
     }
-    return e->found;
+    if (OVS_UNLIKELY(e->port_generation != port_generation)) {
+        vport_tunnel_count(t, VPORT_TNL_ROUTE_PORT_LOOKUPS, 1);
+        e->r.port = datapath_find_port_by_name(t->dp, e->r.dev);
+        e->port_generation = port_generation;
+    }
+    *r = e->r;
+    return true;
 }
 
 /* Finds in 'set' the slot of 'ip' on 'dev', or else the slot to replace:
@@ -288,20 +324,23 @@ nexthop_slot(struct nexthop set[TUNNEL_NEXTHOP_WAYS],
     return victim;
 }
 
-/* Sets '*mac' to the MAC of next hop 'ip' (IPv4 mapped, for IPv4) on route
- * device 'dev', as 't''s
- * own cache has it, reading OVS's cache if its copy is older than
- * TUNNEL_NEXTHOP_REFRESH_MS or from before OVS's cache last changed.
- * Returns 0; or EAGAIN, '*mac' set, when this read of OVS's cache found
- * that the next hop should be asked for again (tunnel_neigh_lookup()); or
- * ENOENT if OVS's cache has no entry for it. */
+/* Sets '*mac' to the MAC of the next hop of route 'r' (from
+ * tunnel_route_lookup(): 'r->nh', IPv4 mapped for IPv4, on route device
+ * 'r->dev'), as 't''s own cache has it, reading OVS's cache if its copy is
+ * older than TUNNEL_NEXTHOP_REFRESH_MS or from before OVS's cache last
+ * changed.  Returns 0; or EAGAIN, '*mac' set, when this read of OVS's cache
+ * found that the next hop should be asked for again
+ * (tunnel_neigh_lookup()); or ENOENT if OVS's cache has no entry for
+ * it. */
 int
-tunnel_nexthop_lookup(struct pmd_thread *t, const char dev[IFNAMSIZ],
-                      const struct in6_addr *ip, struct eth_addr *mac)
+tunnel_nexthop_lookup(struct pmd_thread *t, const struct tunnel_route *r,
+                      struct eth_addr *mac)
 {
     struct tunnel_nexthops *nh = t->dp->tunnel_nexthops;
     struct nexthop_cache *cache = &nh->caches[t->index];
-    uint32_t hash = hash_string(dev, hash_bytes(ip, sizeof *ip, 0));
+    const struct in6_addr *ip = &r->nh;
+    const char *dev = r->dev;
+    uint32_t hash = r->nh_hash;
     struct nexthop *e;
     uint64_t generation;
     bool enabled;

@@ -34,6 +34,15 @@
  * 'tnl_conf_seq' moves on every `ovs/route/add` and `ovs/route/del` and
  * every reload of the system routes), or TUNNEL_NEXTHOP_REFRESH_MS passed.
  *
+ * A copy also holds the datapath's port named as the route's device (the
+ * underlay bridge's local port), or that there is none, so that a
+ * transmit batch finds its port without a lookup by name.  The port is
+ * looked up again whenever the datapath's ports changed since (the main
+ * thread calls tunnel_nexthops_ports_changed() as it adds or unlinks one):
+ * a deleted port is freed only once every thread has reloaded after the
+ * change (datapath_del_port()), and a thread that reloaded sees the new
+ * port generation, so it never uses a port it copied before.
+ *
  * Next hops
  * =========
  *
@@ -62,7 +71,7 @@
  * of the entry's expiry), as it did before these caches.
  *
  * Threads: tunnel_nexthops_create(), _destroy(), _run(), _wait(),
- * _format() and _set_config() are the main thread's;
+ * _format(), _set_config() and _ports_changed() are the main thread's;
  * tunnel_route_lookup() and tunnel_nexthop_lookup() are a forwarding
  * thread's, on its own cache only, reading the generation and the switch
  * with relaxed atomic loads. */
@@ -76,6 +85,7 @@
 #include "openvswitch/types.h"
 #include "packets.h"
 
+struct dp_port;
 struct ds;
 struct pmd_thread;
 struct smap;
@@ -101,6 +111,11 @@ struct tunnel_route {
     struct in6_addr src;        /* Source address (IPv4 mapped, for IPv4). */
     struct in6_addr nh;         /* Next hop: the gateway, or else the
                                  * destination itself. */
+    struct dp_port *port;       /* The datapath's port named 'dev', or NULL
+                                 * if there is none; the caller may use it
+                                 * until it quiesces. */
+    uint32_t nh_hash;           /* For tunnel_nexthop_lookup(): the hash
+                                 * of ('dev', 'nh'), computed once. */
 };
 
 /* Main thread. */
@@ -111,10 +126,11 @@ void tunnel_nexthops_wait(struct tunnel_nexthops *);
 void tunnel_nexthops_format(struct ds *, const struct tunnel_nexthops *);
 void tunnel_nexthops_set_config(struct tunnel_nexthops *, const char *dp_name,
                                 const struct smap *other_config);
+void tunnel_nexthops_ports_changed(struct tunnel_nexthops *);
 
 /* Forwarding threads. */
-int tunnel_nexthop_lookup(struct pmd_thread *, const char dev[IFNAMSIZ],
-                          const struct in6_addr *ip, struct eth_addr *mac);
+int tunnel_nexthop_lookup(struct pmd_thread *, const struct tunnel_route *,
+                          struct eth_addr *mac);
 bool tunnel_route_lookup(struct pmd_thread *, const struct in6_addr *dst,
                          uint32_t mark, struct tunnel_route *);
 

@@ -39,6 +39,7 @@
 #include "vport-tunnel.h"
 
 struct gro_cell;
+struct ip_ident;
 
 /* One thread's receive state for one vport.  Written only by the thread
  * whose index it has; padded to whole cache lines so that threads do not
@@ -110,9 +111,6 @@ struct vport_tunnel_thread {
     size_t n_active;
     unsigned int nesting;       /* How many decapsulations deep the packets
                                  * the thread forwards are. */
-    uint16_t ip_id_next;        /* Outer IPv4 ID of the next encap. */
-    uint32_t ip6_id_next;       /* Outer IPv6 fragment identification of
-                                 * the next encap that is fragmented. */
 
     struct frag_verdict verdicts[FRAG_VERDICTS];
 
@@ -148,8 +146,18 @@ struct vport_tunnel_table {
      * row 'i' written only by thread 'i'. */
     struct thread_counters *counters;
 
-    size_t n_threads;           /* Elements in 'threads'. */
+    size_t n_threads;           /* Elements in 'threads', 'idents' and
+                                 * 'ident_ranks'. */
     struct vport_tunnel_thread_slot *threads; /* By thread index. */
+
+    /* The outer IPv4 IDs and IPv6 fragment identifications (ip-ident.h):
+     * generator i is thread index i's, written only by it, kept across
+     * the thread's stops and starts; 'ident_ranks[i]' is thread index i's
+     * rank among the threads that exist, in the high 16 bits, and their
+     * number, in the low 16, written by the main thread as threads start
+     * and stop (vport_tunnel_set_ranks()), read by thread i. */
+    struct ip_ident **idents;
+    atomic_uint32_t *ident_ranks;
 };
 
 /* Adds 'n' to 't''s tunnel counter 'c': vport_tunnel_count(), inline for
@@ -179,6 +187,9 @@ vport_tunnel_exts(struct vport_tunnel *vport)
     return exts;
 }
 
+ovs_be16 vport_tunnel_ip_id(struct pmd_thread *, ovs_be32 src, ovs_be32 dst,
+                            uint8_t proto);
+ovs_be32 vport_tunnel_ip6_id(struct pmd_thread *);
 void vport_tunnel_drop(struct pmd_thread *, struct vport_tunnel *,
                        struct dp_packet *, enum vport_tunnel_counter reason,
                        enum netdev_ipip_counter port_counter);

@@ -113,10 +113,11 @@ tunnel_dst(const struct flow_tnl *tnl, struct in6_addr *dst)
 
 /* Resolves how 't' reaches tunnel destination 'dst' (IPv6, or IPv4-mapped)
  * with packet mark 'mark' into 'u'.  Returns 0, or the counter to drop the
- * packet with.  The route and the next hop come from 't''s own caches
- * (tunnel-nexthop.h), which read OVS's route table and neighbour cache only
- * when those changed or their copy is old; the port is found lock-free, and
- * stays valid until 't' quiesces. */
+ * packet with.  The route, its port and the next hop come from 't''s own
+ * caches (tunnel-nexthop.h), which read OVS's route table and neighbour
+ * cache only when those changed or their copy is old, and the datapath's
+ * ports only when those changed; the port stays valid until 't'
+ * quiesces. */
 static enum vport_tunnel_counter
 resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
                  uint32_t mark, struct underlay *u)
@@ -135,13 +136,13 @@ resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
         return VPORT_TNL_DROP_NO_ROUTE;
     }
     u->src = route.src;
-    u->port = datapath_find_port_by_name(t->dp, route.dev);
+    u->port = route.port;
     if (!u->port) {
         return VPORT_TNL_DROP_NO_UNDERLAY;
     }
     dp_port_get_link(u->port, &u->port_mac, &u->mtu);
 
-    error = tunnel_nexthop_lookup(t, route.dev, &route.nh, &u->nh_mac);
+    error = tunnel_nexthop_lookup(t, &route, &u->nh_mac);
     if (error) {
         /* Unknown, or to be confirmed (EAGAIN: '*u' is good meanwhile):
          * an ARP request, or an IPv6 Neighbor Solicitation, from the
@@ -493,7 +494,9 @@ push_outer(struct pmd_thread *t, struct dp_packet *packet, uint8_t proto,
         hdr.ip_id = 0;
         hdr.ip_frag_off = htons(IP_DONT_FRAGMENT);
     } else {
-        hdr.ip_id = htons(vport_tunnel_thread_state(t)->ip_id_next++);
+        hdr.ip_id = vport_tunnel_ip_id(t, in6_addr_get_mapped_ipv4(&f->src),
+                                       in6_addr_get_mapped_ipv4(&f->dst),
+                                       proto);
         hdr.ip_frag_off = 0;
     }
     hdr.ip_ttl = f->ttl ? f->ttl : TUNNEL_DEFAULT_TTL;
@@ -709,9 +712,7 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
             /* The source may fragment an IPv6 datagram, as Linux's ip6
              * tunnels do for an inner packet that leaves them no other
              * way.  On failure it has freed the packet. */
-            struct vport_tunnel_thread *tt = vport_tunnel_thread_state(t);
-
-            if (ip_fragment_v6(packet, u->mtu, htonl(tt->ip6_id_next++),
+            if (ip_fragment_v6(packet, u->mtu, vport_tunnel_ip6_id(t),
                                &out)) {
                 vport_tunnel_count__(t, VPORT_TNL_DROP_TOO_BIG, 1);
                 vport_tunnel_port_count(t, vport, NETDEV_IPIP_TX_DROPPED, 1);

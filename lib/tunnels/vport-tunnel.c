@@ -22,6 +22,7 @@
 #include "dp-packet.h"
 #include "dp-port.h"
 #include "gro-cell.h"
+#include "ip-ident.h"
 #include "netdev.h"
 #include "netdev-ipip.h"
 #include "ovs-rcu.h"
@@ -120,6 +121,7 @@ struct vport_tunnel_table *
 vport_tunnel_table_create(size_t n_threads)
 {
     struct vport_tunnel_table *table = xzalloc(sizeof *table);
+    struct ip_ident_key key;
 
     table->counters = thread_counters_create(n_threads,
                                              vport_tunnel_counter_names,
@@ -127,7 +129,61 @@ vport_tunnel_table_create(size_t n_threads)
     table->n_threads = n_threads;
     table->threads = xzalloc_cacheline(n_threads * sizeof *table->threads);
     ovsrcu_set_hidden(&table->endpoints, NULL);
+
+    /* Until the main thread ranks the threads that exist, each index is
+     * its own rank among all of them: spaces smaller than need be, but
+     * apart. */
+    ovs_assert(n_threads <= UINT16_MAX); /* 'ident_ranks' packs 16 bits. */
+    ip_ident_key_init(&key);
+    table->idents = xcalloc(n_threads, sizeof *table->idents);
+    table->ident_ranks = xcalloc(n_threads, sizeof *table->ident_ranks);
+    for (size_t i = 0; i < n_threads; i++) {
+        table->idents[i] = ip_ident_create(&key);
+        atomic_init(&table->ident_ranks[i], (i << 16) | n_threads);
+    }
     return table;
+}
+
+/* Gives each thread index 'i' of 'table' its rank 'ranks[i]' among the
+ * 'n_ranks' threads that exist, which chooses its part of the outer IP
+ * identifications (ip-ident.h): ranks 0 to 'n_ranks' - 1, each once, for
+ * the indexes of threads that exist; any for the others.  Main thread, as
+ * threads start and stop, before they forward again. */
+void
+vport_tunnel_set_ranks(struct vport_tunnel_table *table,
+                       const unsigned int *ranks, unsigned int n_ranks)
+{
+    n_ranks = MAX(n_ranks, 1);
+    for (size_t i = 0; i < table->n_threads; i++) {
+        atomic_store_relaxed(&table->ident_ranks[i],
+                             ((ranks[i] % n_ranks) << 16) | n_ranks);
+    }
+}
+
+/* Returns the outer IPv4 ID of the next datagram 't' sends from 'src' to
+ * 'dst' with protocol 'proto', in 't''s own part of the space. */
+ovs_be16
+vport_tunnel_ip_id(struct pmd_thread *t, ovs_be32 src, ovs_be32 dst,
+                   uint8_t proto)
+{
+    struct vport_tunnel_table *table = t->dp->tunnel;
+    uint32_t ranks;
+
+    atomic_read_relaxed(&table->ident_ranks[t->index], &ranks);
+    return ip_ident_v4(table->idents[t->index], ranks >> 16, ranks & 0xffff,
+                       src, dst, proto, t->now);
+}
+
+/* Returns the fragment identification of the next outer IPv6 datagram 't'
+ * fragments, in 't''s own part of the space. */
+ovs_be32
+vport_tunnel_ip6_id(struct pmd_thread *t)
+{
+    struct vport_tunnel_table *table = t->dp->tunnel;
+    uint32_t ranks;
+
+    atomic_read_relaxed(&table->ident_ranks[t->index], &ranks);
+    return ip_ident_v6(table->idents[t->index], ranks >> 16, ranks & 0xffff);
 }
 
 /* Frees 'table', once no thread can use it.  Accepts NULL. */
@@ -140,6 +196,11 @@ vport_tunnel_table_destroy(struct vport_tunnel_table *table)
                                  &table->endpoints));
         thread_counters_destroy(table->counters);
         free_cacheline(table->threads);
+        for (size_t i = 0; i < table->n_threads; i++) {
+            ip_ident_destroy(table->idents[i]);
+        }
+        free(table->idents);
+        free(table->ident_ranks);
         free(table);
     }
 }

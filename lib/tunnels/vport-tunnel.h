@@ -55,7 +55,10 @@
  * Who owns what: the endpoint table is built by the main thread and read by
  * the forwarding threads under RCU, taking no reference; each thread owns
  * its receive cell of each vport, its reassembly table, its fragment
- * verdicts, its ICMP rate limit and its counters. */
+ * verdicts, its ICMP rate limit, its counters and its generator of outer
+ * IP identifications (ip-ident.h), which gives it a part of the space of
+ * its own by its rank among the threads that exist
+ * (vport_tunnel_set_ranks()). */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -171,7 +174,9 @@ struct vport_tunnel_thread;
     VPORT_TUNNEL_COUNTER(VPORT_TNL_TX_ICMP6_TOO_BIG,                        \
                          "icmpv6 packet too big sent")                      \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ICMP6_SUPPRESSED,                        \
-                         "icmpv6 packet too big suppressed")
+                         "icmpv6 packet too big suppressed")                \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_ROUTE_PORT_LOOKUPS,                      \
+                         "route cache port lookups")
 
 enum vport_tunnel_counter {
 #define VPORT_TUNNEL_COUNTER(ENUM, NAME) ENUM,
@@ -348,6 +353,8 @@ struct thread_counters *vport_tunnel_counters(
 void vport_tunnel_count(struct pmd_thread *, enum vport_tunnel_counter,
                         uint64_t n);
 void vport_tunnel_thread_stopped(struct vport_tunnel_table *, size_t index);
+void vport_tunnel_set_ranks(struct vport_tunnel_table *,
+                            const unsigned int *ranks, unsigned int n_ranks);
 bool vport_tunnel_has_active(const struct pmd_thread *);
 
 /* Helpers for the types' ops, any thread, on packets the caller owns. */

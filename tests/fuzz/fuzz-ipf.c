@@ -21,7 +21,12 @@
  * packet offered to the table in turn.  Limits byte: bits 0-2 choose the
  * high memory threshold, (n + 1) * FUZZ_IPF_MEM_UNIT (the low threshold is
  * FUZZ_IPF_MEM_UNIT / 2 below), so that eviction happens; bits 3-4 the
- * timeout, from fuzz_ipf_timeouts[].  Control byte of a record:
+ * timeout, from fuzz_ipf_timeouts[]; bit 5 set, each record's bytes start
+ * with a use byte, and ct() may hold FUZZ_IPF_CT_MAX_FRAGS fragments.  Use
+ * byte: bit 0 offers the packet for ct() (ipf_cpu_reassemble_ct()), else
+ * as a tunnel's (ipf_cpu_reassemble()); bits 1-2 its zone, bit 3 its
+ * md.recirc_id (0 or 1), both part of a ct() datagram's key.  Control byte
+ * of a record:
  *   bit 0    an Ethernet frame (else an L3 packet, PT_IPV4 or PT_IPV6 by
  *            its first nibble), l3_ofs set as the datapath's key
  *            extraction would;
@@ -35,9 +40,13 @@
  * Checks, on every datagram reassembled: l3_ofs set; an IPv4 datagram with
  * MF and offset clear, a total length equal to its L3 size and a valid
  * header checksum; an IPv6 datagram whose payload length matches its L3
- * size.  After every fragment, the memory account is at most the high
- * threshold; ipf_cpu_expire() frees at most its budget, and counts what it
- * frees as timed out; once every timeout has passed, nothing is held. */
+ * size; for the same use, zone and recirc_id as the fragment that completed
+ * it (its first fragment's, whose metadata it takes: the target marks each
+ * packet's with its use, in md.pkt_mark, which no key holds).  After every
+ * fragment, the memory account is at most the high threshold and the
+ * fragments held for ct() at most its limit; ipf_cpu_expire() frees at
+ * most its budget, and counts what it frees as timed out; once every
+ * timeout has passed, nothing is held. */
 
 #include <config.h>
 #include "fuzz-common.h"
@@ -58,6 +67,10 @@
 
 /* The timeouts a fuzz input may choose, in ms. */
 static const long long int fuzz_ipf_timeouts[4] = { 100, 300, 1000, 30000 };
+
+/* The most fragments ct() may hold, in inputs whose records have a use
+ * byte: few, so that the limit is met. */
+#define FUZZ_IPF_CT_MAX_FRAGS 8
 
 /* Checks datagram 'p' that the table returned. */
 static void
@@ -97,6 +110,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_input in = { .data = data, .size = size };
     uint8_t limits = fuzz_take_u8(&in);
+    bool uses = limits & 0x20;
     struct ipf_cpu_config cfg;
     struct ipf_cpu_stats st;
     struct fuzz_record r;
@@ -104,21 +118,35 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     long long int now = 0;
 
     fuzz_init();
+    ipf_cpu_config_default(&cfg);
     cfg.high_thresh = ((limits & 7) + 1) * FUZZ_IPF_MEM_UNIT;
     cfg.low_thresh = cfg.high_thresh - FUZZ_IPF_MEM_UNIT / 2;
     cfg.timeout_ms = fuzz_ipf_timeouts[(limits >> 3) & 3];
+    if (uses) {
+        cfg.max_frags = FUZZ_IPF_CT_MAX_FRAGS;
+    }
     ipf = ipf_cpu_create(&cfg);
 
     while (fuzz_take_record(&in, &r)) {
         struct dp_packet *p, *out;
+        uint32_t mark;
+        uint8_t use = 0;
         ovs_be32 type;
 
+        if (uses && r.len) {
+            use = r.bytes[0];
+            r.bytes++;
+            r.len--;
+        }
         if (r.ctl & 1) {
             type = htonl(PT_ETH);
         } else {
             type = htonl(r.len && (r.bytes[0] >> 4) == 6 ? PT_IPV6 : PT_IPV4);
         }
         p = fuzz_packet(r.bytes, r.len, type);
+        p->md.recirc_id = (use >> 3) & 1;
+        mark = use & 1 ? use & 0xf : 0;
+        p->md.pkt_mark = mark;
         fuzz_set_l3_ofs(p);
         if (r.ctl & 2) {
             fuzz_fix_ipv4_csums(p);
@@ -143,9 +171,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        timed_out, st.timed_out);
         }
 
-        out = ipf_cpu_reassemble(ipf, p, now);
+        out = (use & 1
+               ? ipf_cpu_reassemble_ct(ipf, p, now, (use >> 1) & 3)
+               : ipf_cpu_reassemble(ipf, p, now));
         if (out && out != p) {
             check_reassembled(out);
+            /* One datagram's fragments share their use, and for ct()
+             * their zone and recirc_id too. */
+            fuzz_check(out->md.pkt_mark == mark,
+                       "reassembled by a fragment marked 0x%"PRIx32" from "
+                       "one marked 0x%"PRIx32, mark, out->md.pkt_mark);
         }
         dp_packet_delete(out);
 
@@ -153,6 +188,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_check(st.bytes_held <= cfg.high_thresh, "%"PRIu64" bytes held, "
                    "high threshold %"PRIuSIZE, st.bytes_held,
                    cfg.high_thresh);
+        fuzz_check(st.frags_held <= cfg.max_frags, "%"PRIu64" fragments held "
+                   "for ct(), at most %"PRIuSIZE, st.frags_held,
+                   cfg.max_frags);
     }
     ipf_cpu_run(ipf, now + cfg.timeout_ms + 1);
     ipf_cpu_get_stats(ipf, &st);

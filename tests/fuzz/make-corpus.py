@@ -190,6 +190,24 @@ def seeds_ipf(top):
     many = fragment(IP(src="10.0.0.1", dst="10.0.0.2", id=43) / UDP() /
                     (b"m" * 8000), fragsize=64)
     write(top, t, "many", b"\x07" + b"".join(record(0, f) for f in many))
+    # With a use byte before each record (limits bit 5): one datagram's
+    # fragments for ct() in zones 1 and 2, at recirc_id 1 in zone 1, and
+    # for a tunnel, interleaved, the tunnel's first fragment first; each
+    # completes apart.
+    uses = ([[0x00, 0x03, 0x05, 0x0b]]
+            + [[0x03, 0x05, 0x0b, 0x00]] * (len(frags) - 1))
+    write(top, t, "ct-zones",
+          b"\x20" + b"".join(record(0x01, bytes([u]) +
+                                    raw(Ether(**MAC) / f))
+                             for f, us in zip(frags, uses) for u in us))
+    # First fragments for ct() past its limit of 8, and a tunnel's, which
+    # the limit does not count.
+    firsts = [fragment(IP(src="10.0.0.1", dst="10.0.0.2", id=100 + i) /
+                       UDP() / (b"f" * 2000), fragsize=1000)[0]
+              for i in range(12)]
+    write(top, t, "ct-limit",
+          b"\x20" + b"".join(record(0x00, bytes([u]) + raw(f))
+                             for f in firsts for u in (0x01, 0x00)))
 
 
 def seeds_ipip_options(top):

@@ -43,9 +43,23 @@
 /* Room for the largest frame the generator replays. */
 #define BUFFER_SIZE 2048
 
+/* Most headroom a generator's packets may have: as much as a DPDK mbuf's
+ * (RTE_PKTMBUF_HEADROOM) and our afpacket port's give. */
+#define GENERATOR_MAX_HEADROOM 128
+
+/* The underlay port's address and prefix length (192.0.2.1/24, TEST-NET-1),
+ * and its MAC, for the tunnel scenarios. */
+#define UNDERLAY_ADDR 0xc0000201
+#define UNDERLAY_PLEN 24
+static const struct eth_addr underlay_mac
+    = ETH_ADDR_C(02, 00, 00, 00, 00, 0a);
+
 /* Frames for generator queues opened from now on. */
 static const struct benchmark_frames *generator_frames;
 static atomic_bool generator_running = false;
+
+/* Headroom in front of each frame the generators replay. */
+static atomic_size_t generator_headroom = DP_NETDEV_HEADROOM;
 
 /* Packets sent to sinks, one counter per transmit queue, each written by
  * the thread that owns the queue (or atomically, when shared). */
@@ -94,15 +108,15 @@ static struct dp_packet *
 packet_pool_load(struct packet_pool *pool, const uint8_t *frame, size_t len)
 {
     struct dp_packet *packet;
+    size_t headroom;
 
-    if (pool->n) {
-        packet = pool->packets[--pool->n];
-        dp_packet_use(packet, dp_packet_base(packet),
-                      dp_packet_get_allocated(packet));
-        dp_packet_reserve(packet, DP_NETDEV_HEADROOM);
-    } else {
-        packet = dp_packet_new_with_headroom(BUFFER_SIZE, DP_NETDEV_HEADROOM);
-    }
+    atomic_read_relaxed(&generator_headroom, &headroom);
+    packet = (pool->n
+              ? pool->packets[--pool->n]
+              : dp_packet_new(BUFFER_SIZE + GENERATOR_MAX_HEADROOM));
+    dp_packet_use(packet, dp_packet_base(packet),
+                  dp_packet_get_allocated(packet));
+    dp_packet_reserve(packet, headroom);
     dp_packet_put(packet, frame, len);
     return packet;
 }
@@ -112,7 +126,7 @@ packet_pool_recycle(struct packet_pool *pool, struct dp_packet *packet)
 {
     if (pool->n < POOL_MAX && packet->source == DPBUF_MALLOC
         && dp_packet_get_allocated(packet)
-           >= BUFFER_SIZE + DP_NETDEV_HEADROOM) {
+           >= BUFFER_SIZE + GENERATOR_MAX_HEADROOM) {
         pool->packets[pool->n++] = packet;
     } else {
         dp_packet_delete(packet);
@@ -230,6 +244,30 @@ benchmark_netdev_get_etheraddr(const struct netdev *netdev OVS_UNUSED,
     return 0;
 }
 
+/* The underlay's MAC: a tunnel's outer frames leave from it. */
+static int
+underlay_get_etheraddr(const struct netdev *netdev OVS_UNUSED,
+                       struct eth_addr *mac)
+{
+    *mac = underlay_mac;
+    return 0;
+}
+
+/* The underlay's one address, which OVS's route table needs to accept a
+ * route through it and takes as the routes' source. */
+static int
+underlay_get_addr_list(const struct netdev *netdev OVS_UNUSED,
+                       struct in6_addr **addr, struct in6_addr **mask,
+                       int *n_addr)
+{
+    *addr = xmalloc(sizeof **addr);
+    *mask = xmalloc(sizeof **mask);
+    in6_addr_set_mapped_ipv4(*addr, htonl(UNDERLAY_ADDR));
+    **mask = ipv6_create_mask(96 + UNDERLAY_PLEN);
+    *n_addr = 1;
+    return 0;
+}
+
 static int
 benchmark_netdev_get_mtu(const struct netdev *netdev OVS_UNUSED, int *mtu)
 {
@@ -340,7 +378,6 @@ sink_send(struct netdev *netdev OVS_UNUSED, int qid,
     .get_config = benchmark_netdev_get_config,                  \
     .set_config = benchmark_netdev_set_config,                  \
     .reconfigure = benchmark_netdev_reconfigure,                \
-    .get_etheraddr = benchmark_netdev_get_etheraddr,            \
     .get_mtu = benchmark_netdev_get_mtu,                        \
     .update_flags = benchmark_netdev_update_flags,              \
     .rxq_alloc = generator_rxq_alloc,                           \
@@ -353,6 +390,7 @@ static const struct netdev_class generator_class = {
     .type = "benchmark-generator",
     BENCHMARK_NETDEV_CLASS_COMMON,
     .construct = benchmark_netdev_construct,
+    .get_etheraddr = benchmark_netdev_get_etheraddr,
     .rxq_recv = generator_rxq_recv,
 };
 
@@ -360,7 +398,19 @@ static const struct netdev_class sink_class = {
     .type = "benchmark-sink",
     BENCHMARK_NETDEV_CLASS_COMMON,
     .construct = sink_construct,
+    .get_etheraddr = benchmark_netdev_get_etheraddr,
     .send = sink_send,
+};
+
+/* A sink with an address and a MAC: the port a tunnel's routes go
+ * through. */
+static const struct netdev_class underlay_class = {
+    .type = "benchmark-underlay",
+    BENCHMARK_NETDEV_CLASS_COMMON,
+    .construct = sink_construct,
+    .send = sink_send,
+    .get_etheraddr = underlay_get_etheraddr,
+    .get_addr_list = underlay_get_addr_list,
 };
 
 void
@@ -369,12 +419,28 @@ benchmark_netdev_register(void)
     xpthread_key_create(&pool_key, packet_pool_destroy);
     netdev_register_provider(&generator_class);
     netdev_register_provider(&sink_class);
+    netdev_register_provider(&underlay_class);
+}
+
+void
+benchmark_underlay_address(ovs_be32 *addr, int *plen, struct eth_addr *mac)
+{
+    *addr = htonl(UNDERLAY_ADDR);
+    *plen = UNDERLAY_PLEN;
+    *mac = underlay_mac;
 }
 
 void
 benchmark_generator_set_frames(const struct benchmark_frames *frames)
 {
     generator_frames = frames;
+}
+
+void
+benchmark_generator_set_headroom(size_t headroom)
+{
+    atomic_store_relaxed(&generator_headroom,
+                         MIN(headroom, GENERATOR_MAX_HEADROOM));
 }
 
 void

@@ -28,11 +28,19 @@
  *     transmit queue, and hands the buffers back to the generator of the
  *     same thread, so that the steady state allocates nothing.
  *
+ *   - "benchmark-underlay" is a sink with an IPv4 address and a MAC
+ *     (benchmark_underlay_address()), for the tunnel scenarios: OVS's
+ *     route table takes a route through a device only if the device has
+ *     an address for it.
+ *
  * Both datapaths under test get exactly the same netdevs, so that what the
  * generator and sink cost is the same on both sides of every ratio. */
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "openvswitch/types.h"
+#include "packets.h"
 
 /* Frames for the generator: frame i is 'lens[i]' bytes long and starts at
  * 'data + i * stride'. */
@@ -49,11 +57,21 @@ void benchmark_netdev_register(void);
  * outlive them. */
 void benchmark_generator_set_frames(const struct benchmark_frames *frames);
 
+/* Headroom in front of the frames the generators replay: by default
+ * DP_NETDEV_HEADROOM, what OVS's own netdevs leave (room for a VLAN tag);
+ * at most 128, what a DPDK mbuf and our afpacket port leave (room for a
+ * tunnel's outer headers). */
+void benchmark_generator_set_headroom(size_t headroom);
+
 /* Generator queues return nothing until started. */
 void benchmark_generator_start(void);
 void benchmark_generator_stop(void);
 
 /* Packets that have reached any sink since the program started. */
 uint64_t benchmark_sink_packets(void);
+
+/* The address, prefix length and MAC of every "benchmark-underlay". */
+void benchmark_underlay_address(ovs_be32 *addr, int *plen,
+                                struct eth_addr *mac);
 
 #endif /* benchmark-netdev.h */

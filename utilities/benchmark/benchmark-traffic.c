@@ -24,6 +24,7 @@
 #include "csum.h"
 #include "dp-packet.h"
 #include "flow.h"
+#include "netdev.h"
 #include "netlink.h"
 #include "odp-netlink.h"
 #include "odp-util.h"
@@ -50,6 +51,17 @@
 static odp_port_t upcall_out_port;
 static int upcall_n_masks = 1;
 static atomic_ullong n_upcalls = 0;
+
+/* The tunnel scenarios' settings (benchmark_upcall_configure_tunnel()):
+ * 'upcall_tunnel' is NULL outside them. */
+static const struct netdev *upcall_tunnel;
+static odp_port_t upcall_tunnel_port;
+static odp_port_t upcall_underlay_port;
+static bool upcall_native;
+static struct eth_addr upcall_nh_mac;
+
+/* The tunnel key (VNI) of the tunnel scenarios. */
+#define TUNNEL_KEY 42
 
 /* Returns the length of a generated frame of 'shape'. */
 static size_t
@@ -227,6 +239,71 @@ benchmark_upcall_configure(odp_port_t out_port, int n_masks)
 {
     upcall_out_port = out_port;
     upcall_n_masks = n_masks;
+    upcall_tunnel = NULL;
+}
+
+void
+benchmark_upcall_configure_tunnel(const struct netdev *tunnel,
+                                  odp_port_t tunnel_port,
+                                  odp_port_t underlay_port,
+                                  odp_port_t out_port, bool native,
+                                  struct eth_addr nh_mac)
+{
+    benchmark_upcall_configure(out_port, 1);
+    upcall_tunnel = tunnel;
+    upcall_tunnel_port = tunnel_port;
+    upcall_underlay_port = underlay_port;
+    upcall_native = native;
+    upcall_nh_mac = nh_mac;
+}
+
+/* Puts in 'actions' what ofproto would for a packet of 'flow' output to the
+ * tunnel port: see benchmark-traffic.h.  Returns 0, or an errno if OVS
+ * cannot build the header. */
+static int
+tunnel_actions_build(const struct flow *flow, struct ofpbuf *actions)
+{
+    uint32_t index = ntohl(flow->nw_dst) % BENCHMARK_TUNNEL_N_DSTS;
+    struct netdev_tnl_build_header_params params;
+    struct ovs_action_push_tnl data;
+    struct flow tnl_flow;
+    struct in6_addr src;
+    struct eth_addr smac;
+    ovs_be32 addr;
+    int error;
+    int plen;
+
+    benchmark_underlay_address(&addr, &plen, &smac);
+    memset(&tnl_flow, 0, sizeof tnl_flow);
+    tnl_flow.packet_type = htonl(PT_ETH);
+    tnl_flow.tunnel.ip_src = addr;
+    tnl_flow.tunnel.ip_dst = htonl(BENCHMARK_TUNNEL_DST + index);
+    tnl_flow.tunnel.tun_id = htonll(TUNNEL_KEY);
+    tnl_flow.tunnel.ip_ttl = 64;
+    tnl_flow.tunnel.tp_dst = htons(4789);
+    tnl_flow.tunnel.flags = FLOW_TNL_F_KEY | FLOW_TNL_F_DONT_FRAGMENT;
+    if (!upcall_native) {
+        odp_put_tunnel_action(&tnl_flow.tunnel, actions, "vxlan");
+        nl_msg_put_odp_port(actions, OVS_ACTION_ATTR_OUTPUT,
+                            upcall_tunnel_port);
+        return 0;
+    }
+
+    in6_addr_set_mapped_ipv4(&src, addr);
+    memset(&data, 0, sizeof data);
+    netdev_init_tnl_build_header_params(&params, &tnl_flow, &src,
+                                        upcall_nh_mac, smac);
+    error = netdev_build_header(upcall_tunnel, &data, &params);
+    if (error) {
+        return error;
+    }
+    data.tnl_port = upcall_tunnel_port;
+    data.out_port = upcall_out_port;
+    odp_put_tnl_push_action(actions, &data);
+    /* Then the underlay bridge's output, as ofproto's translation goes
+     * on there: tnl_push() itself outputs nothing. */
+    nl_msg_put_odp_port(actions, OVS_ACTION_ATTR_OUTPUT, upcall_out_port);
+    return 0;
 }
 
 /* Un-wildcards what every megaflow matches, as ofproto would: the input
@@ -287,6 +364,9 @@ benchmark_upcall(const struct dp_packet *packet OVS_UNUSED,
     atomic_add_relaxed(&n_upcalls, 1, &orig);
     if (wc) {
         megaflow_mask_build(flow, wc);
+    }
+    if (upcall_tunnel && flow->in_port.odp_port != upcall_underlay_port) {
+        return tunnel_actions_build(flow, actions);
     }
     nl_msg_put_odp_port(actions, OVS_ACTION_ATTR_OUTPUT, upcall_out_port);
     return 0;

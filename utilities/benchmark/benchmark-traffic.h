@@ -24,7 +24,16 @@
  * plays the part of ofproto: it answers every miss with "output to the
  * sink" and a megaflow mask that matches the destination address exactly,
  * plus, over 8 masks, a choice of other fields picked by the address's low
- * three bits, so that flows spread evenly over 8 subtables. */
+ * three bits, so that flows spread evenly over 8 subtables.
+ *
+ * In the tunnel scenarios (benchmark_upcall_configure_tunnel()) it plays
+ * ofproto with a vxlan port instead: flow i goes into the tunnel to
+ * BENCHMARK_TUNNEL_DST + i % BENCHMARK_TUNNEL_N_DSTS, as ofproto's
+ * translation gives it for each kind of datapath: for ours (kernel
+ * style), set(tunnel(...)) and output to the tunnel port, and the outer
+ * frames the datapath hands back on the underlay port go to the sink; for
+ * stock's (native tunnelling), tnl_push() with the header OVS's own
+ * netdev_build_header() builds, then output to the sink. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,8 +41,16 @@
 
 #include "dpif.h"
 #include "openvswitch/types.h"
+#include "packets.h"
 
 struct benchmark_frames;
+struct netdev;
+
+/* Tunnel destinations: BENCHMARK_TUNNEL_N_DSTS addresses from 192.0.2.101,
+ * on the underlay's network (benchmark-netdev.h), so each its own next
+ * hop. */
+#define BENCHMARK_TUNNEL_DST 0xc0000265
+#define BENCHMARK_TUNNEL_N_DSTS 32
 
 /* What the generated frames carry. */
 enum benchmark_frame_shape {
@@ -57,6 +74,17 @@ void benchmark_frames_destroy(struct benchmark_frames *frames);
 /* Sets what the upcall callback answers: output to 'out_port', with
  * megaflows spread over 'n_masks' masks (1 or 8). */
 void benchmark_upcall_configure(odp_port_t out_port, int n_masks);
+
+/* Sets the callback to answer as ofproto with vxlan port 'tunnel' (the
+ * datapath's port 'tunnel_port'), whose outer frames come back on
+ * 'underlay_port' (ours) or are built whole by tnl_push() ('native',
+ * stock's), to leave by 'out_port'; with 1 mask.  The outer source is the
+ * underlay's address and the next hops' MAC 'nh_mac'. */
+void benchmark_upcall_configure_tunnel(const struct netdev *tunnel,
+                                       odp_port_t tunnel_port,
+                                       odp_port_t underlay_port,
+                                       odp_port_t out_port, bool native,
+                                       struct eth_addr nh_mac);
 
 /* The upcall callback given to both datapaths. */
 upcall_callback benchmark_upcall;

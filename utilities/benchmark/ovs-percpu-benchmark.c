@@ -47,6 +47,7 @@
 #include "flow-table.h"
 #include "dpif-provider.h"
 #include "dpif.h"
+#include "dpif-netdev.h"
 #include "dummy.h"
 #include "fatal-signal.h"
 #include "netdev.h"
@@ -55,7 +56,9 @@
 #include "openvswitch/vlog.h"
 #include "ovs-numa.h"
 #include "ovs-rcu.h"
+#include "ovs-router.h"
 #include "smap.h"
+#include "tnl-neigh-cache.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(ovs_percpu_benchmark);
@@ -102,6 +105,9 @@ enum scenario_kind {
     STATS_MODES,                /* FORWARDING, ours with per-thread stats
                                  * slots against ours with a shared, locked
                                  * one ('stats_modes'). */
+    TUNNEL_OUTPUT,              /* FORWARDING into a vxlan tunnel, to
+                                 * BENCHMARK_TUNNEL_N_DSTS destinations
+                                 * (benchmark-traffic.h). */
 };
 
 struct scenario {
@@ -111,6 +117,9 @@ struct scenario {
     int n_masks;
     int n_threads;
     enum benchmark_frame_shape shape; /* What the frames carry. */
+    int n_ports;                /* TUNNEL_OUTPUT: ports on the datapath, its
+                                 * local port included, padded with idle
+                                 * ones up to this many. */
 };
 
 /* What one run of one scenario on one datapath measured. */
@@ -141,6 +150,14 @@ struct measurement {
  * thread means that the scenario cannot reach its flow count. */
 #define MAX_UPCALLS_PER_FLOW 4
 
+/* The ports of a TUNNEL_OUTPUT scenario before any padding: the local
+ * port, the generator, the sink, the tunnel and the underlay. */
+#define TUNNEL_BASE_PORTS 5
+
+/* The next hops' MAC in the TUNNEL_OUTPUT scenarios. */
+static const struct eth_addr tunnel_nh_mac
+    = ETH_ADDR_C(02, 00, 00, 00, 00, 0b);
+
 /* One datapath set up for a scenario. */
 struct testbed {
     struct dpif *dpif;
@@ -149,6 +166,15 @@ struct testbed {
     struct netdev *sink;
     odp_port_t generator_port;
     odp_port_t sink_port;
+
+    /* TUNNEL_OUTPUT only. */
+    struct netdev *tunnel;      /* The vxlan port, "vxlan_sys_4789". */
+    struct netdev *underlay;    /* Where its routes go. */
+    odp_port_t tunnel_port;
+    odp_port_t underlay_port;
+    struct netdev **pads;       /* Idle ports, 'n_pads' of them. */
+    odp_port_t *pad_ports;
+    size_t n_pads;
 };
 
 static uint64_t
@@ -238,6 +264,89 @@ check_scenario_fits(const struct scenario *sc,
     }
 }
 
+/* Adds netdev 'name' of 'type' to 'tb''s datapath, storing the netdev in
+ * '*netdevp' and its port number in '*port'; exits on failure. */
+static void
+testbed_add(struct testbed *tb, const char *name, const char *type,
+            struct netdev **netdevp, odp_port_t *port)
+{
+    int error;
+
+    *port = ODPP_NONE;
+    error = netdev_open(name, type, netdevp);
+    if (!error) {
+        error = dpif_port_add(tb->dpif, *netdevp, port);
+    }
+    if (error) {
+        ovs_fatal(error, "%s: cannot add port %s", tb->label, name);
+    }
+}
+
+/* Gives 'tb' what a TUNNEL_OUTPUT scenario adds to the sink (already
+ * there): the underlay port, its route to the tunnel destinations with
+ * their next hops in OVS's neighbour cache, the vxlan port, and idle ports
+ * up to 'n_ports' ports in all; 'native' for stock's datapath, which
+ * tunnels with tnl_push() (benchmark-traffic.h).  The route and the neighbours stay in
+ * OVS's tables between runs; setting them again changes nothing. */
+static void
+testbed_add_tunnel(struct testbed *tb, const struct scenario *sc,
+                   bool native)
+{
+    static const char ul_name[IFNAMSIZ] = "ul0";
+    struct smap options = SMAP_INITIALIZER(&options);
+    struct in6_addr prefix, gw = in6addr_any;
+    struct eth_addr ul_mac;
+    char *error_msg = NULL;
+    ovs_be32 ul_addr;
+    int ul_plen;
+    int error;
+
+    /* Idle ports first, while no PMD thread has to reload for each. */
+    tb->n_pads = sc->n_ports > TUNNEL_BASE_PORTS
+                 ? sc->n_ports - TUNNEL_BASE_PORTS : 0;
+    tb->pads = xcalloc(tb->n_pads, sizeof *tb->pads);
+    tb->pad_ports = xcalloc(tb->n_pads, sizeof *tb->pad_ports);
+    for (size_t i = 0; i < tb->n_pads; i++) {
+        char name[IFNAMSIZ];
+
+        snprintf(name, sizeof name, "pad%u", (unsigned int) i % 100000);
+        testbed_add(tb, name, "benchmark-sink", &tb->pads[i],
+                    &tb->pad_ports[i]);
+    }
+
+    testbed_add(tb, ul_name, "benchmark-underlay", &tb->underlay,
+                &tb->underlay_port);
+    benchmark_underlay_address(&ul_addr, &ul_plen, &ul_mac);
+    in6_addr_set_mapped_ipv4(&prefix,
+                             ul_addr & htonl(~0u << (32 - ul_plen)));
+    ovs_router_insert(0, &prefix, 96 + ul_plen, false, ul_name, &gw);
+    for (int i = 0; i < BENCHMARK_TUNNEL_N_DSTS; i++) {
+        struct in6_addr nh;
+
+        in6_addr_set_mapped_ipv4(&nh, htonl(BENCHMARK_TUNNEL_DST + i));
+        tnl_neigh_set(ul_name, &nh, tunnel_nh_mac);
+    }
+
+    tb->tunnel_port = ODPP_NONE;
+    error = netdev_open("vxlan_sys_4789", "vxlan", &tb->tunnel);
+    if (!error) {
+        smap_add(&options, "remote_ip", "flow");
+        smap_add(&options, "key", "flow");
+        error = netdev_set_config(tb->tunnel, &options, &error_msg);
+    }
+    if (!error) {
+        error = dpif_port_add(tb->dpif, tb->tunnel, &tb->tunnel_port);
+    }
+    if (error) {
+        ovs_fatal(error, "%s: cannot add the vxlan port: %s", tb->label,
+                  error_msg ? error_msg : "");
+    }
+    smap_destroy(&options);
+    benchmark_upcall_configure_tunnel(tb->tunnel, tb->tunnel_port,
+                                      tb->underlay_port, tb->sink_port,
+                                      native, tunnel_nh_mac);
+}
+
 /* Opens datapath 'type' ('label' in messages) with the generator and the
  * sink for scenario 'sc'.  Sets what the scenario needs that a default
  * configuration would refuse: other_config:flow-limit (ofproto's default,
@@ -279,8 +388,16 @@ testbed_open(struct testbed *tb, const struct datapath_variant *dv,
         ovs_fatal(error, "%s: cannot add the sink port", type);
     }
     benchmark_upcall_configure(tb->sink_port, sc->n_masks);
+    if (sc->kind == TUNNEL_OUTPUT) {
+        testbed_add_tunnel(tb, sc, !strcmp(type, STOCK_TYPE));
+    }
 
     benchmark_generator_set_frames(frames);
+    /* A tunnel's outer headers fit in front of the frames, as with a DPDK
+     * port or ours, so that neither datapath reallocates every packet
+     * (OVS's own netdevs leave room for a VLAN tag only). */
+    benchmark_generator_set_headroom(sc->kind == TUNNEL_OUTPUT
+                                     ? 128 : DP_NETDEV_HEADROOM);
     smap_add_format(&options, "n_rxq", "%d", sc->n_threads);
     error = netdev_open("generator", "benchmark-generator", &tb->generator);
     if (!error) {
@@ -311,12 +428,26 @@ testbed_close(struct testbed *tb)
      * a thread that exits meanwhile waits for the upcall lock. */
     dpif_port_del(tb->dpif, tb->generator_port, false);
     dpif_port_del(tb->dpif, tb->sink_port, false);
+    if (tb->tunnel) {
+        dpif_port_del(tb->dpif, tb->tunnel_port, false);
+        dpif_port_del(tb->dpif, tb->underlay_port, false);
+    }
+    for (size_t i = 0; i < tb->n_pads; i++) {
+        dpif_port_del(tb->dpif, tb->pad_ports[i], false);
+    }
     testbed_idle(tb, 10);
     dpif_disable_upcall(tb->dpif);
     dpif_delete(tb->dpif);
     dpif_close(tb->dpif);
     netdev_close(tb->generator);
     netdev_close(tb->sink);
+    netdev_close(tb->tunnel);
+    netdev_close(tb->underlay);
+    for (size_t i = 0; i < tb->n_pads; i++) {
+        netdev_close(tb->pads[i]);
+    }
+    free(tb->pads);
+    free(tb->pad_ports);
 
     /* Let every postponed free run now, so that the next run's memory
      * figures start from a quiet heap. */
@@ -677,6 +808,43 @@ format_report(struct ds *s, const struct result results[], size_t n)
         }
         ds_put_char(s, '\n');
     }
+    if (has_kind(results, n, TUNNEL_OUTPUT)) {
+        const struct result *few = NULL, *many = NULL;
+
+        ds_put_cstr(s, "Tunnel output, once every flow is installed: "
+                    "64-byte frames, each flow into a vxlan tunnel to one "
+                    "of 32 destinations, the frames of a batch to all 32 "
+                    "in turn, with the datapath's ports padded with idle "
+                    "ones (ours: set(tunnel()) and output to the tunnel "
+                    "port, the outer frame routed, handed back on the "
+                    "underlay port and output by a flow there; stock: "
+                    "tnl_push() with the header ofproto would build):\n\n"
+                    "| scenario | ours Mpps | stock Mpps | ratio "
+                    "| ours cycles/pkt | stock cycles/pkt "
+                    "| ours CPU ns/pkt | stock CPU ns/pkt | CPU ratio |\n"
+                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (size_t i = 0; i < n; i++) {
+            const struct scenario *sc = results[i].scenario;
+
+            if (sc->kind == TUNNEL_OUTPUT) {
+                format_forwarding_row(s, &results[i]);
+                if (!few || sc->n_ports < few->scenario->n_ports) {
+                    few = &results[i];
+                }
+                if (!many || sc->n_ports > many->scenario->n_ports) {
+                    many = &results[i];
+                }
+            }
+        }
+        ds_put_char(s, '\n');
+        if (few != many) {
+            ds_put_format(s, "Rate with %d ports over the rate with %d: "
+                          "ours %.2f, stock %.2f.\n\n",
+                          many->scenario->n_ports, few->scenario->n_ports,
+                          ratio(many->dp[0].mpps, few->dp[0].mpps),
+                          ratio(many->dp[1].mpps, few->dp[1].mpps));
+        }
+    }
     if (has_kind(results, n, FLOW_SETUP)) {
         ds_put_cstr(s, "Flow setup through the upcall path (every packet of "
                     "the set is a new megaflow until it is installed; "
@@ -697,39 +865,45 @@ format_report(struct ds *s, const struct result results[], size_t n)
 
 static const struct scenario all_scenarios[] = {
     { "one flow (exact-match cache hits)", FORWARDING, 1, 1, 1,
-      BENCHMARK_IPV4 },
-    { "1k flows, 1 mask", FORWARDING, 1000, 1, 1, BENCHMARK_IPV4 },
-    { "1k flows, 8 masks", FORWARDING, 1000, 8, 1, BENCHMARK_IPV4 },
-    { "10k flows, 1 mask", FORWARDING, 10000, 1, 1, BENCHMARK_IPV4 },
+      BENCHMARK_IPV4, 0 },
+    { "1k flows, 1 mask", FORWARDING, 1000, 1, 1, BENCHMARK_IPV4, 0 },
+    { "1k flows, 8 masks", FORWARDING, 1000, 8, 1, BENCHMARK_IPV4, 0 },
+    { "10k flows, 1 mask", FORWARDING, 10000, 1, 1, BENCHMARK_IPV4, 0 },
     /* Tagged frames take header keys (header-key.h) too. */
     { "10k flows, VLAN-tagged", FORWARDING, 10000, 1, 1,
-      BENCHMARK_IPV4_TAGGED },
+      BENCHMARK_IPV4_TAGGED, 0 },
     /* So do IPv6 frames, by keys of two cache lines an entry. */
-    { "10k flows, IPv6", FORWARDING, 10000, 1, 1, BENCHMARK_IPV6 },
-    { "10k flows, 8 masks", FORWARDING, 10000, 8, 1, BENCHMARK_IPV4 },
-    { "100k flows, 1 mask", FORWARDING, 100000, 1, 1, BENCHMARK_IPV4 },
-    { "100k flows, 8 masks", FORWARDING, 100000, 8, 1, BENCHMARK_IPV4 },
-    { "1M flows, 1 mask", FORWARDING, 1000000, 1, 1, BENCHMARK_IPV4 },
-    { "1M flows, 8 masks", FORWARDING, 1000000, 8, 1, BENCHMARK_IPV4 },
-    { "two threads, one megaflow", FORWARDING, 1, 1, 2, BENCHMARK_IPV4 },
+    { "10k flows, IPv6", FORWARDING, 10000, 1, 1, BENCHMARK_IPV6, 0 },
+    { "10k flows, 8 masks", FORWARDING, 10000, 8, 1, BENCHMARK_IPV4, 0 },
+    { "100k flows, 1 mask", FORWARDING, 100000, 1, 1, BENCHMARK_IPV4, 0 },
+    { "100k flows, 8 masks", FORWARDING, 100000, 8, 1, BENCHMARK_IPV4, 0 },
+    { "1M flows, 1 mask", FORWARDING, 1000000, 1, 1, BENCHMARK_IPV4, 0 },
+    { "1M flows, 8 masks", FORWARDING, 1000000, 8, 1, BENCHMARK_IPV4, 0 },
+    { "two threads, one megaflow", FORWARDING, 1, 1, 2, BENCHMARK_IPV4, 0 },
     /* Where one shared table should win: stock's threads each hold a copy
      * of every megaflow, so its working set is twice ours. */
     { "two threads, each all of 1k flows", FORWARDING, 1000, 1, 2,
-      BENCHMARK_IPV4 },
+      BENCHMARK_IPV4, 0 },
     { "two threads, each all of 10k flows", FORWARDING, 10000, 1, 2,
-      BENCHMARK_IPV4 },
+      BENCHMARK_IPV4, 0 },
     { "two threads, each all of 100k flows", FORWARDING, 100000, 1, 2,
-      BENCHMARK_IPV4 },
+      BENCHMARK_IPV4, 0 },
     { "two threads, each all of 1M flows", FORWARDING, 1000000, 1, 2,
-      BENCHMARK_IPV4 },
+      BENCHMARK_IPV4, 0 },
     { "stats slots, two threads, one megaflow", STATS_MODES, 1, 1, 2,
-      BENCHMARK_IPV4 },
+      BENCHMARK_IPV4, 0 },
     { "stats slots, two threads, 1k megaflows", STATS_MODES, 1000, 1, 2,
-      BENCHMARK_IPV4 },
+      BENCHMARK_IPV4, 0 },
+    /* The tunnel's route, port and next hop, looked up per destination
+     * change: with few ports and with many. */
+    { "tunnel output, 32 destinations, 5 ports", TUNNEL_OUTPUT,
+      BENCHMARK_TUNNEL_N_DSTS, 1, 1, BENCHMARK_IPV4, TUNNEL_BASE_PORTS },
+    { "tunnel output, 32 destinations, 1000 ports", TUNNEL_OUTPUT,
+      BENCHMARK_TUNNEL_N_DSTS, 1, 1, BENCHMARK_IPV4, 1000 },
     { "flow setup, 100k flows, 1 thread", FLOW_SETUP, 100000, 1, 1,
-      BENCHMARK_IPV4 },
+      BENCHMARK_IPV4, 0 },
     { "flow setup, 100k flows, 2 threads", FLOW_SETUP, 100000, 1, 2,
-      BENCHMARK_IPV4 },
+      BENCHMARK_IPV4, 0 },
 };
 
 static bool
@@ -857,7 +1031,7 @@ int
 main(int argc, char *argv[])
 {
     static const struct scenario pcap_scenario = {
-        "packets of the pcap file", FORWARDING, 0, 1, 1, BENCHMARK_IPV4
+        "packets of the pcap file", FORWARDING, 0, 1, 1, BENCHMARK_IPV4, 0
     };
     struct result results[ARRAY_SIZE(all_scenarios) + 1];
     struct dpif_class *stock;
