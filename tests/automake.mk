@@ -44,7 +44,8 @@ TESTSUITE_AT = \
 	tests/percpu-kernel-hostile.at \
 	tests/kernel-ovs-ipip.at \
 	tests/kernel-ipip.at \
-	tests/percpu-install.at
+	tests/percpu-install.at \
+	tests/percpu-ci.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/ip6tnl-packets.py tests/tunnel-packets.py tests/nd-packets.py \
@@ -71,7 +72,7 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/upstream/must-pass-translation.txt \
 	tests/upstream/must-pass-variants.txt \
 	tests/upstream/userspace-must-pass.txt utilities/build-deb.sh \
-	utilities/subreaper.py
+	utilities/subreaper.py utilities/guest-kernel.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
