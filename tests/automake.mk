@@ -130,8 +130,11 @@ clean-local:
 # tests/qemu/kernel-guest.sh (Documentation/testing.md, "The kernel
 # guest").  Each target takes the guest lock itself, one guest at a time:
 # do not wrap make in flock.  Where qemu, the kernel or its headers (so our
-# module) are missing, the guest script exits 77 and the target says why
-# and succeeds.
+# module) are missing, or the module is built for another kernel than the
+# guest's, the guest script exits 77 and says why; the target then
+# succeeds, saying it skipped, except in CI (CI=true in the environment,
+# or KERNEL_GUEST_REQUIRED=yes, which utilities/run-tests.sh sets), where
+# a kernel step that did not run fails.
 KERNEL_GUEST_LOCK = /tmp/ovs-percpu-guest.lock
 # Which of our tests check-kernel runs (autotest's selection): keyword
 # 'kernel', less the host's system tests whose titles say "kernel".
@@ -143,9 +146,12 @@ KERNEL_CI_TESTS = -k 'kernel,!system,!ipip-long'
 KERNEL_RESULTS = $(abs_builddir)/tests/kernel-results
 KMOD_RESULTS = $(abs_builddir)/tests/upstream/kmod-results
 
-# Exits 0 with a note for status 77 (skipped), else with the status.
+# Exits with the status, but for 77 (skipped): 1 in CI, else 0, with a note.
 kernel_guest_status = case $$status in \
-	  77) echo "$@: skipped (the reason is above)"; exit 0 ;; \
+	  77) if test X"$$CI" = Xtrue || test X"$$KERNEL_GUEST_REQUIRED" = Xyes; then \
+	        echo "$@: FAILED: skipped (the reason is above), and CI requires the guest (CI=true or KERNEL_GUEST_REQUIRED=yes)"; \
+	        exit 1; fi; \
+	      echo "$@: skipped (the reason is above)"; exit 0 ;; \
 	  *) exit $$status ;; esac
 
 # Our kernel tests (tests/percpu-kernel.at), all in one guest boot; the
