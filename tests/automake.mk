@@ -105,21 +105,37 @@ SUBREAPER = $(srcdir)/utilities/subreaper.py
 # where the kernel module is built, its stack budget
 # (utilities/check-stack.py, Documentation/security.md).
 # RECHECK=yes runs the tests that failed once more, one at a time, as OVS's
-# own "make check RECHECK=yes" does: a test that passes then is named in a
-# "passed on recheck" line, so that a flaky test is seen, not hidden.
+# own "make check RECHECK=yes" does: each test that passes then is named in
+# a "check: passed on recheck (flaky): TITLE" line, so that a flaky test is
+# seen, not hidden (utilities/run-tests.sh logs it in tests/flakes.log).
+# A failed run whose log names no failed test (a suite that died, a log
+# not written) fails, as does a test that fails and then skips: a recheck
+# that runs nothing, or skips, proves nothing.
 check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 	$(SHELL) '$(srcdir)/utilities/check-layers.sh' '$(abs_top_srcdir)'
 	$(check_stack)
-	rm -f tests/testsuite-before-recheck.log
+	rm -f tests/testsuite.log tests/testsuite-before-recheck.log
 	$(SUBREAPER) $(SHELL) '$(TESTSUITE)' -C tests \
 	  AUTOTEST_PATH='$(AUTOTEST_PATH)' $(TESTSUITEFLAGS) || { \
 	  test X'$(RECHECK)' = Xyes || exit 1; \
 	  failed=`sed -n '/^Failed tests:$$/,/^Skipped tests:$$/s/^ *\([1-9][0-9]*\): .*/\1/p; /^Unexpected passes:$$/,/^## Detailed failed tests/s/^ *\([1-9][0-9]*\): .*/\1/p' tests/testsuite.log | tr '\n' ' '`; \
+	  if test -z "$$failed"; then \
+	    echo "check: FAILED: the suite failed, and tests/testsuite.log names no failed test to recheck"; \
+	    exit 1; fi; \
 	  echo "check: rechecking the failed tests: $$failed"; \
 	  cp tests/testsuite.log tests/testsuite-before-recheck.log; \
 	  $(SUBREAPER) $(SHELL) '$(TESTSUITE)' -C tests \
 	    AUTOTEST_PATH='$(AUTOTEST_PATH)' --recheck || exit 1; \
-	  echo "check: passed on recheck (flaky): $$failed"; }
+	  if grep -q '^[1-9][0-9]*\. .*: skipped (' tests/testsuite.log; then \
+	    echo "check: FAILED: failed, then skipped on recheck:"; \
+	    sed -n 's/^[1-9][0-9]*\. \(.*\) ([^ ()]*\.at:[0-9]*): skipped .*/  \1/p' tests/testsuite.log; \
+	    exit 1; fi; \
+	  passed=`sed -n 's/^[1-9][0-9]*\. \(.*\) ([^ ()]*\.at:[0-9]*): ok\( .*\)\{0,1\}$$/check: passed on recheck (flaky): \1/p' \
+	    tests/testsuite.log`; \
+	  if test -z "$$passed"; then \
+	    echo "check: FAILED: the recheck passed, and tests/testsuite.log names no test that passed"; \
+	    exit 1; fi; \
+	  echo "$$passed"; }
 
 clean-local:
 	test ! -f '$(TESTSUITE)' || $(SHELL) '$(TESTSUITE)' -C tests --clean
