@@ -4,23 +4,24 @@
 # is built against with kbuild, as OVS's old --with-linux did.
 #   --with-linux=DIR  that tree (its Makefile must be there);
 #   --without-linux   no module;
-#   neither           /lib/modules/VERSION/build for the newest Debian
-#                     -amd64 kernel installed (the one tests/qemu boots), if
-#                     its headers are installed, else no module.
+#   neither           /lib/modules/VERSION/build for the kernel the qemu
+#                     guests of tests/qemu boot (utilities/guest-kernel.sh
+#                     --headers: the newest Debian -amd64 kernel installed
+#                     with its headers), else no module.
 # Substitutes LINUX_BUILDDIR (empty without a module) and LINUX_KVER, and
 # defines the conditional LINUX_ENABLED.
 AC_DEFUN([OVS_PERCPU_CHECK_LINUX], [
   AC_ARG_WITH([linux],
     [AS_HELP_STRING([--with-linux=DIR],
       [build the kernel datapath module against the Linux build tree DIR
-       (default: that of the newest installed Debian -amd64 kernel, if its
-       headers are installed)])],
+       (default: that of the kernel the qemu guests boot, the newest
+       Debian -amd64 kernel installed with its headers)])],
     [], [with_linux=check])
   LINUX_BUILDDIR=
   case $with_linux in
     no) ;;
     check|yes)
-      ovs_percpu_kver=`ls /lib/modules 2>/dev/null | grep -- '-amd64$' | sort -V | tail -1`
+      ovs_percpu_kver=`$SHELL "$srcdir/utilities/guest-kernel.sh" --headers`
       if test -n "$ovs_percpu_kver" \
          && test -f "/lib/modules/$ovs_percpu_kver/build/Makefile"; then
         LINUX_BUILDDIR=`cd "/lib/modules/$ovs_percpu_kver/build" && pwd -P`

@@ -45,7 +45,8 @@ TESTSUITE_AT = \
 	tests/percpu-kernel-hostile.at \
 	tests/kernel-ovs-ipip.at \
 	tests/kernel-ipip.at \
-	tests/percpu-install.at
+	tests/percpu-install.at \
+	tests/percpu-ci.at
 TESTSUITE = $(srcdir)/tests/testsuite
 EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/ipip-packets.py tests/ip6tnl-packets.py tests/tunnel-packets.py tests/nd-packets.py \
@@ -72,7 +73,7 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/upstream/must-pass-translation.txt \
 	tests/upstream/must-pass-variants.txt \
 	tests/upstream/userspace-must-pass.txt utilities/build-deb.sh \
-	utilities/subreaper.py
+	utilities/subreaper.py utilities/guest-kernel.sh
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
@@ -105,21 +106,37 @@ SUBREAPER = $(srcdir)/utilities/subreaper.py
 # where the kernel module is built, its stack budget
 # (utilities/check-stack.py, Documentation/security.md).
 # RECHECK=yes runs the tests that failed once more, one at a time, as OVS's
-# own "make check RECHECK=yes" does: a test that passes then is named in a
-# "passed on recheck" line, so that a flaky test is seen, not hidden.
+# own "make check RECHECK=yes" does: each test that passes then is named in
+# a "check: passed on recheck (flaky): TITLE" line, so that a flaky test is
+# seen, not hidden (utilities/run-tests.sh logs it in tests/flakes.log).
+# A failed run whose log names no failed test (a suite that died, a log
+# not written) fails, as does a test that fails and then skips: a recheck
+# that runs nothing, or skips, proves nothing.
 check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 	$(SHELL) '$(srcdir)/utilities/check-layers.sh' '$(abs_top_srcdir)'
 	$(check_stack)
-	rm -f tests/testsuite-before-recheck.log
+	rm -f tests/testsuite.log tests/testsuite-before-recheck.log
 	$(SUBREAPER) $(SHELL) '$(TESTSUITE)' -C tests \
 	  AUTOTEST_PATH='$(AUTOTEST_PATH)' $(TESTSUITEFLAGS) || { \
 	  test X'$(RECHECK)' = Xyes || exit 1; \
 	  failed=`sed -n '/^Failed tests:$$/,/^Skipped tests:$$/s/^ *\([1-9][0-9]*\): .*/\1/p; /^Unexpected passes:$$/,/^## Detailed failed tests/s/^ *\([1-9][0-9]*\): .*/\1/p' tests/testsuite.log | tr '\n' ' '`; \
+	  if test -z "$$failed"; then \
+	    echo "check: FAILED: the suite failed, and tests/testsuite.log names no failed test to recheck"; \
+	    exit 1; fi; \
 	  echo "check: rechecking the failed tests: $$failed"; \
 	  cp tests/testsuite.log tests/testsuite-before-recheck.log; \
 	  $(SUBREAPER) $(SHELL) '$(TESTSUITE)' -C tests \
 	    AUTOTEST_PATH='$(AUTOTEST_PATH)' --recheck || exit 1; \
-	  echo "check: passed on recheck (flaky): $$failed"; }
+	  if grep -q '^[1-9][0-9]*\. .*: skipped (' tests/testsuite.log; then \
+	    echo "check: FAILED: failed, then skipped on recheck:"; \
+	    sed -n 's/^[1-9][0-9]*\. \(.*\) ([^ ()]*\.at:[0-9]*): skipped .*/  \1/p' tests/testsuite.log; \
+	    exit 1; fi; \
+	  passed=`sed -n 's/^[1-9][0-9]*\. \(.*\) ([^ ()]*\.at:[0-9]*): ok\( .*\)\{0,1\}$$/check: passed on recheck (flaky): \1/p' \
+	    tests/testsuite.log`; \
+	  if test -z "$$passed"; then \
+	    echo "check: FAILED: the recheck passed, and tests/testsuite.log names no test that passed"; \
+	    exit 1; fi; \
+	  echo "$$passed"; }
 
 clean-local:
 	test ! -f '$(TESTSUITE)' || $(SHELL) '$(TESTSUITE)' -C tests --clean
@@ -130,8 +147,11 @@ clean-local:
 # tests/qemu/kernel-guest.sh (Documentation/testing.md, "The kernel
 # guest").  Each target takes the guest lock itself, one guest at a time:
 # do not wrap make in flock.  Where qemu, the kernel or its headers (so our
-# module) are missing, the guest script exits 77 and the target says why
-# and succeeds.
+# module) are missing, or the module is built for another kernel than the
+# guest's, the guest script exits 77 and says why; the target then
+# succeeds, saying it skipped, except in CI (CI=true in the environment,
+# or KERNEL_GUEST_REQUIRED=yes, which utilities/run-tests.sh sets), where
+# a kernel step that did not run fails.
 KERNEL_GUEST_LOCK = /tmp/ovs-percpu-guest.lock
 # Which of our tests check-kernel runs (autotest's selection): keyword
 # 'kernel', less the host's system tests whose titles say "kernel".
@@ -143,9 +163,12 @@ KERNEL_CI_TESTS = -k 'kernel,!system,!ipip-long'
 KERNEL_RESULTS = $(abs_builddir)/tests/kernel-results
 KMOD_RESULTS = $(abs_builddir)/tests/upstream/kmod-results
 
-# Exits 0 with a note for status 77 (skipped), else with the status.
+# Exits with the status, but for 77 (skipped): 1 in CI, else 0, with a note.
 kernel_guest_status = case $$status in \
-	  77) echo "$@: skipped (the reason is above)"; exit 0 ;; \
+	  77) if test X"$$CI" = Xtrue || test X"$$KERNEL_GUEST_REQUIRED" = Xyes; then \
+	        echo "$@: FAILED: skipped (the reason is above), and CI requires the guest (CI=true or KERNEL_GUEST_REQUIRED=yes)"; \
+	        exit 1; fi; \
+	      echo "$@: skipped (the reason is above)"; exit 0 ;; \
 	  *) exit $$status ;; esac
 
 # Our kernel tests (tests/percpu-kernel.at), all in one guest boot; the

@@ -101,8 +101,13 @@ if [ ! -x configure ] || [ configure.ac -nt configure ] \
     echo "build: autoreconf"
     autoreconf -fi > autoreconf.log 2>&1 || { cat autoreconf.log; exit 1; }
 fi
+# Configured again when the kernel the qemu guest boots is no longer the one
+# the module was configured for (a newer kernel, or its headers, installed
+# since): the guest would refuse the module, and skip the kernel tests.
+kver=$(./utilities/guest-kernel.sh --headers)
 if [ ! -f Makefile ] || [ configure -nt config.status ] \
-   || ! grep -q "^OVS_BUILDDIR = $cache/ovs-build\$" Makefile; then
+   || ! grep -q "^OVS_BUILDDIR = $cache/ovs-build\$" Makefile \
+   || ! grep -q "^LINUX_KVER = $kver\$" Makefile; then
     echo "build: configure"
     ./configure -q PYTHON3=/usr/bin/python3 \
         --with-ovs-source="$cache/ovs-src" --with-ovs-build="$cache/ovs-build"

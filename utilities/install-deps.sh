@@ -54,9 +54,10 @@ if [ -n "$missing" ]; then
     fi
 fi
 
-# The kernel the guest boots is the newest -amd64 image installed (as
-# tests/qemu does it); its modules must be built against its own headers.
-kver=$(ls /lib/modules 2>/dev/null | grep -- '-amd64$' | sort -V | tail -1)
+# The guest boots the newest -amd64 kernel installed with its headers, and
+# configure builds our module for it (utilities/guest-kernel.sh): the
+# headers of the newest image make that kernel the newest one.
+kver=$(sh "$(dirname "$0")/guest-kernel.sh" --image)
 if [ -n "$kver" ] \
    && ! dpkg-query -W -f='${Status}' "linux-headers-$kver" 2>/dev/null \
         | grep -q "ok installed"; then

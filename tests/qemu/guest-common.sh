@@ -28,13 +28,14 @@ guest_skip() {
     exit 77
 }
 
-# Finds the newest Debian -amd64 kernel installed with its modules (by
-# linux-image-amd64); its bzImage boots directly with -kernel (Linux boot
-# protocol), no vmlinux needed.  GUEST_KVER overrides the choice.
+# Finds the kernel to boot: utilities/guest-kernel.sh's, the newest Debian
+# -amd64 kernel installed with its modules (by linux-image-amd64) and its
+# headers, the one configure builds our module for (GUEST_KVER overrides
+# both).  Its bzImage boots directly with -kernel (Linux boot protocol),
+# no vmlinux needed.
 guest_find_kernel() {
-    guest_kver=${GUEST_KVER:-$(ls /lib/modules 2>/dev/null | grep -- '-amd64$' \
-                                   | sort -V | tail -1)}
-    [ -n "$guest_kver" ] || guest_skip "no Debian -amd64 kernel in /lib/modules"
+    guest_kver=$(sh "$(dirname "$0")/../../utilities/guest-kernel.sh")
+    [ -n "$guest_kver" ] || guest_skip "no Debian -amd64 kernel in /lib/modules with its image in /boot"
     guest_kernel=/boot/vmlinuz-$guest_kver
     [ -r "$guest_kernel" ] || guest_skip "no kernel $guest_kernel"
     [ -f "/lib/modules/$guest_kver/modules.dep" ] \

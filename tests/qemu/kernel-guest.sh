@@ -55,7 +55,8 @@
 #               this checkout)
 #   KERNEL_GUEST_MODULE_PARAMS  parameters for it, e.g. for the benchmark
 #   KERNEL_GUEST_ALLOW_WARN=yes  do not fail on a kernel WARN/BUG
-#   GUEST_KVER  the kernel release to boot (default: the newest -amd64)
+#   GUEST_KVER  the kernel release to boot (default: utilities/guest-kernel.sh's,
+#               the newest -amd64 with its headers, which configure builds for)
 #
 # Exit status: COMMAND's; 77 (autotest's "skipped") with the reason on
 # stderr if qemu, the kernel, its modules, busybox-static, perl or our
@@ -140,7 +141,7 @@ if [ "$datapath" = percpu ]; then
     [ -f "$module" ] || guest_skip "no $module: configure builds it only where the headers of $guest_kver are (utilities/install-deps.sh installs linux-headers-$guest_kver)"
     vermagic=$(modinfo -F vermagic "$module" 2>/dev/null | cut -d' ' -f1)
     [ "$vermagic" = "$guest_kver" ] \
-        || guest_skip "$module is built for '$vermagic', the guest boots $guest_kver"
+        || guest_skip "$module is built for '$vermagic', the guest boots $guest_kver (./utilities/build.sh configures for it again)"
     module=$(cd "$(dirname "$module")" && pwd -P)/$(basename "$module")
 fi
 
