@@ -32,6 +32,10 @@
 #      minutes for what the sanitizer build checks more strictly.
 #      OVS_PERCPU_SANITIZERS=no skips this step and runs the dummy-port
 #      tests in the plain build instead (four at a time), before step 1;
+#   7. the fuzzers, with a seed taken from the commit: the kernel
+#      datapath's netlink fuzzer for 60 s in the guest (after step 4; make
+#      check-kernel-fuzz), and each libFuzzer target for 10 s in the
+#      fuzzing build (build.sh --with-fuzzing, in _build-fuzz; make fuzz);
 # and between steps 2 and 3, OVS's own tests that must pass against our
 # ovs-vswitchd and reach its datapath (tests/upstream/must-pass.txt: 183
 # tests of the dummy datapath, three at a time).  Left out to keep CI
@@ -231,6 +235,14 @@ run_step "kernel tests" \
 step_logs=tests/upstream/kmod-results/failed
 run_step "OVS kmod tests" make check-kmod-ci || failed=1
 
+# The fuzzers' seed: the commit's first 8 hex digits, so that each commit
+# explores other inputs and a failure repeats with the seed it prints.
+fuzz_seed=$(printf '%d' "0x$(git rev-parse --short=8 HEAD 2>/dev/null \
+                                 || echo 1)")
+step_logs=tests/kernel-fuzz-console.log
+run_step "kernel fuzzer, 60 s" make check-kernel-fuzz \
+    KERNEL_FUZZ_SECONDS=60 KERNEL_FUZZ_ARGS="--seed $fuzz_seed" || failed=1
+
 run_step "thread-safety build" ./utilities/build.sh --with-thread-safety \
     || failed=1
 
@@ -248,6 +260,11 @@ if [ "$sanitizers" != no ]; then
         'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,faults" RECHECK=yes' \
         || failed=1
 fi
+
+run_step "fuzzing build" ./utilities/build.sh --with-fuzzing || failed=1
+step_logs=_build-fuzz/fuzz-work
+run_step "fuzz targets, 10 s each" make -C _build-fuzz fuzz \
+    FUZZ_SECONDS=10 FUZZ_SEED="$fuzz_seed" || failed=1
 
 print_summary
 if [ $failed -ne 0 ]; then

@@ -113,6 +113,7 @@ EXTRA_DIST += \
 FUZZ_SECONDS = 60
 if FUZZING
 fuzz: $(FUZZ_TARGETS)
+	FUZZ_SEED='$(FUZZ_SEED)' \
 	$(SHELL) $(srcdir)/tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS) \
 	  $(srcdir)/tests/fuzz fuzz-work $(FUZZ_TARGETS)
 else

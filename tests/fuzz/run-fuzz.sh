@@ -10,7 +10,9 @@
 # FUZZ_SRCDIR/NAME.dict, if present, is its dictionary;
 # the inputs it finds go to WORKDIR/NAME/corpus, a crash to
 # WORKDIR/NAME/crash-*, its log to WORKDIR/NAME/log.  The committed corpora
-# are never written.  Exits non-zero if any target crashed.
+# are never written.  FUZZ_SEED, if set, is libFuzzer's -seed (a run
+# repeats with the same seed and corpus).  Exits non-zero if any target
+# crashed.
 set -e
 
 seconds=$1
@@ -37,6 +39,7 @@ for target in "$@"; do
     # sequences of a few such packets are enough to reach every limit.
     if nice -n 10 "$target" -max_total_time="$seconds" \
            -print_final_stats=1 -max_len=262144 -timeout=25 -rss_limit_mb=2048 \
+           ${FUZZ_SEED:+-seed=$FUZZ_SEED} \
            -artifact_prefix="$dir/" $dict "$dir/corpus" > "$dir/log" 2>&1; then
         result=ok
     else
