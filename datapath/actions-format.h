@@ -11,7 +11,7 @@
  * The executable copy is a list of netlink attributes:
  * - OVS_ACTION_ATTR_OUTPUT, _USERSPACE, _SET_MASKED, _PUSH_VLAN,
  *   _POP_VLAN, _RECIRC, _HASH, _PUSH_MPLS, _POP_MPLS, _ADD_MPLS, _TRUNC,
- *   _PUSH_ETH and _POP_ETH as userspace sent them, validated;
+ *   _PUSH_ETH, _POP_ETH and _METER as userspace sent them, validated;
  * - a non-tunnel OVS_ACTION_ATTR_SET as OVS_ACTION_ATTR_SET_MASKED with a
  *   mask of every writable bit;
  * - the private types below for set(tunnel), sample, clone and

@@ -25,6 +25,8 @@
  *
  * Per CPU: the level, the key slots and the FIFO are this CPU's; the
  * caller has BHs disabled, so nothing else runs on the CPU meanwhile.
+ * The meter action writes its meter's slot for this CPU and, when the
+ * packet conforms, its bands' shared words (meter.h).
  */
 #include <linux/crc32.h>
 #include <linux/etherdevice.h>
@@ -56,6 +58,7 @@
 #include "datapath.h"
 #include "flow-actions.h"
 #include "flow-key.h"
+#include "meter.h"
 #include "skb-cb.h"
 
 /* Deferred actions a packet may queue on a CPU, as the kernel datapath. */
@@ -856,6 +859,15 @@ static int ovsp_exec_list(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 			break;
 		case OVS_ACTION_ATTR_HASH:
 			ovsp_exec_hash(skb, key, nla_data(a));
+			break;
+		case OVS_ACTION_ATTR_METER:
+			/* A drop band's refusal ends the list, not an
+			 * error: freed as consumed, as in Linux. */
+			if (ovsp_meter_execute(ovsp_dp_meters(x->dp), skb,
+					       nla_get_u32(a))) {
+				consume_skb(skb);
+				return 0;
+			}
 			break;
 		case OVS_ACTION_ATTR_PUSH_VLAN:
 			err = ovsp_exec_push_vlan(skb, ks, nla_data(a));

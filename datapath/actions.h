@@ -5,7 +5,8 @@
  * Contract:
  * - Runs in softirq or with BHs disabled, under RCU, on one CPU; it writes
  *   only the packet, the key on the caller's stack and this CPU's state
- *   (the deferred-action FIFO and recursion level are per CPU).
+ *   (the deferred-action FIFO and recursion level are per CPU), but for
+ *   the meter action's shared bucket word (meter.h).
  * - Consumes the skb in every case (sent, queued to userspace, or freed).
  * - Recirculation re-enters the datapath through ovsp_dp_process_packet()
  *   (datapath.h), deferred through a per-CPU FIFO at the outermost level,

@@ -31,6 +31,9 @@ DATAPATH_SOURCES = \
 	datapath/ipip-rcv.c \
 	datapath/ipip-xmit.c \
 	datapath/ipip.h \
+	datapath/meter-family.c \
+	datapath/meter.c \
+	datapath/meter.h \
 	datapath/misc-families.c \
 	datapath/ovsp-genl.h \
 	datapath/ovsp-ipip-uapi.h \

@@ -19,6 +19,7 @@
 #include "dp-core.h"
 #include "flow-stats.h"
 #include "flow-table.h"
+#include "meter.h"
 #include "skb-cb.h"
 #include "vport.h"
 
@@ -269,6 +270,7 @@ void ovsp_dp_get_stats(const struct ovsp_datapath *dp,
 static void dp_free(struct ovsp_datapath *dp)
 {
 	ovsp_flow_table_destroy(dp->table);
+	ovsp_meter_table_destroy(dp->meters);
 	free_percpu(dp->stats);
 	kfree(dp->ports);
 	kfree(rcu_dereference_raw(dp->cpu_pids));
@@ -299,10 +301,11 @@ struct ovsp_datapath *ovsp_dp_create(struct net *net, const char *name,
 		goto err;
 	write_pnet(&dp->net, net);
 	dp->table = ovsp_flow_table_create();
+	dp->meters = ovsp_meter_table_create();
 	dp->stats = netdev_alloc_pcpu_stats(struct ovsp_dp_stats_pcpu);
 	dp->ports = kmalloc_array(OVSP_PORT_HASH_BUCKETS,
 				  sizeof(struct hlist_head), GFP_KERNEL);
-	if (!dp->table || !dp->stats || !dp->ports)
+	if (!dp->table || !dp->meters || !dp->stats || !dp->ports)
 		goto err_free;
 	for (i = 0; i < OVSP_PORT_HASH_BUCKETS; i++)
 		INIT_HLIST_HEAD(&dp->ports[i]);
@@ -359,6 +362,7 @@ void ovsp_dp_destroy(struct ovsp_datapath *dp)
 	if (vport)
 		ovsp_dp_detach_port(vport);
 	ovsp_flow_table_destroy(dp->table);
+	ovsp_meter_table_destroy(dp->meters);
 	call_rcu(&dp->rcu, dp_free_rcu);
 }
 
@@ -405,6 +409,11 @@ struct ovsp_vport *ovsp_dp_vport_moved(struct net *net, const char *name)
 struct ovsp_datapath *ovsp_skb_datapath(struct sk_buff *skb)
 {
 	return ovsp_skb_cb(skb)->input_vport->dp;
+}
+
+struct ovsp_meter_table *ovsp_dp_meters(const struct ovsp_datapath *dp)
+{
+	return dp->meters;
 }
 
 /* Sends a miss upcall for 'skb' (consumed). */

@@ -24,6 +24,7 @@
 #include "flow-key.h"
 
 struct ovsp_datapath;
+struct ovsp_meter_table;
 struct ovsp_vport;
 
 /* What an upcall carries besides the packet and its key
@@ -80,5 +81,8 @@ const struct ip_tunnel_info *ovsp_dp_egress_tun_info(struct ovsp_datapath *dp,
 
 /* The datapath that received 'skb' (from its input vport). */
 struct ovsp_datapath *ovsp_skb_datapath(struct sk_buff *skb);
+
+/* The meters of 'dp' (meter.h), for the meter action. */
+struct ovsp_meter_table *ovsp_dp_meters(const struct ovsp_datapath *dp);
 
 #endif

@@ -25,6 +25,7 @@
 #include "datapath.h"
 
 struct ovsp_flow_table;
+struct ovsp_meter_table;
 
 /* Buckets of a datapath's port hash, and the number of port numbers:
  * 0 to 65534, since 65535 (OVSP_IN_PORT_NONE) means "no port", as the
@@ -65,6 +66,7 @@ struct ovsp_datapath {
 	struct rcu_head rcu;		/* Deferred free. */
 	possible_net_t net;		/* Its network namespace. */
 	struct ovsp_flow_table *table;	/* Its megaflows. */
+	struct ovsp_meter_table *meters;	/* Its meters. */
 	struct hlist_head *ports;	/* Vports by port number (RCU). */
 	u32 n_ports;			/* Vports in 'ports'. */
 	struct ovsp_dp_stats_pcpu __percpu *stats;	/* Counters. */

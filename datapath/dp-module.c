@@ -12,7 +12,8 @@
  * Unloading with datapaths present is clean: the families go first (no
  * new requests), then every datapath of every namespace is destroyed
  * (its devices unregistered, its netdev ports released), then RCU
- * callbacks are waited for before the caches go.
+ * callbacks are waited for before the caches go, and the meter tables'
+ * destruction, which they queue, before its queue goes.
  */
 #include <linux/module.h>
 #include <linux/openvswitch.h>
@@ -23,6 +24,7 @@
 #include "flow-stats.h"
 #include "flow-table.h"
 #include "ipip.h"
+#include "meter.h"
 
 /* The families, in registration order. */
 static struct genl_family *const families[] = {
@@ -71,9 +73,12 @@ static int __init ovsp_module_init(void)
 	err = ovsp_actions_init();
 	if (err)
 		goto err_table;
-	err = ovsp_dp_init();
+	err = ovsp_meters_init();
 	if (err)
 		goto err_actions;
+	err = ovsp_dp_init();
+	if (err)
+		goto err_meters;
 	err = ovsp_dp_notify_init();
 	if (err)
 		goto err_dp;
@@ -93,6 +98,8 @@ err_notify:
 	ovsp_dp_notify_exit();
 err_dp:
 	ovsp_dp_exit();
+err_meters:
+	ovsp_meters_exit();
 err_actions:
 	ovsp_actions_exit();
 err_table:
@@ -113,6 +120,7 @@ static void __exit ovsp_module_exit(void)
 	/* Every call_rcu() of ours (flows, the ipip devices' cells) runs
 	 * before the code it calls goes. */
 	rcu_barrier();
+	ovsp_meters_exit();
 	ovsp_actions_exit();
 	ovsp_flow_table_exit();
 	ovsp_flow_stats_exit();

@@ -12,7 +12,7 @@
  *   lists (sample, clone, check_pkt_len) start from their parent's view.
  * - What this datapath does not carry is refused with -EINVAL: ct,
  *   ct_clear (there is no conntrack state to clear, and ofproto-dpif then
- *   emits no ct_clear), meter, push/pop NSH, dec_ttl, types above the ABI,
+ *   emits no ct_clear), push/pop NSH, dec_ttl, types above the ABI,
  *   and set actions on conntrack or NSH fields.  So are malformed actions
  *   and nesting deeper than OVSP_ACTIONS_MAX_DEPTH.  A copy larger than
  *   OVSP_ACTIONS_MAX_SIZE is refused with -EMSGSIZE.
@@ -177,7 +177,7 @@ static int ovsp_ab_add_dst(struct ovsp_acts_builder *b,
 }
 
 /* True if some action in the list nested in 'attr' may change the flow
- * key; output, userspace, recirc and trunc do not. */
+ * key; output, userspace, recirc, trunc and meter do not. */
 static bool ovsp_list_may_change_key(const struct nlattr *attr)
 {
 	const struct nlattr *a;
@@ -189,6 +189,7 @@ static bool ovsp_list_may_change_key(const struct nlattr *attr)
 		case OVS_ACTION_ATTR_USERSPACE:
 		case OVS_ACTION_ATTR_RECIRC:
 		case OVS_ACTION_ATTR_TRUNC:
+		case OVS_ACTION_ATTR_METER:
 			break;
 		default:
 			return true;
@@ -656,6 +657,7 @@ static const s16 ovsp_action_lens[OVS_ACTION_ATTR_MAX + 1] = {
 	[OVS_ACTION_ATTR_CLONE] = -1,
 	[OVS_ACTION_ATTR_CHECK_PKT_LEN] = -1,
 	[OVS_ACTION_ATTR_ADD_MPLS] = sizeof(struct ovs_action_add_mpls),
+	[OVS_ACTION_ATTR_METER] = sizeof(u32),
 };
 
 /* True if action type 'type' is carried. */
@@ -679,9 +681,10 @@ static bool ovsp_action_carried(u16 type)
 	case OVS_ACTION_ATTR_CLONE:
 	case OVS_ACTION_ATTR_CHECK_PKT_LEN:
 	case OVS_ACTION_ATTR_ADD_MPLS:
+	case OVS_ACTION_ATTR_METER:
 		return true;
 	default:
-		/* ct, ct_clear, NSH, meter, dec_ttl, unknown. */
+		/* ct, ct_clear, NSH, dec_ttl, unknown. */
 		return false;
 	}
 }
@@ -736,6 +739,10 @@ static int ovsp_copy_action(struct ovsp_acts_builder *b,
 	case OVS_ACTION_ATTR_SAMPLE:
 		return ovsp_copy_sample(b, a, ctx, depth);
 	case OVS_ACTION_ATTR_RECIRC:
+		break;
+	case OVS_ACTION_ATTR_METER:
+		/* Any id: a meter that does not exist lets packets
+		 * through, as in Linux. */
 		break;
 	case OVS_ACTION_ATTR_HASH: {
 		const struct ovs_action_hash *hash = nla_data(a);

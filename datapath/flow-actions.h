@@ -6,7 +6,7 @@
  *
  * Contract:
  * - Validation refuses, with -EINVAL, every action this datapath does not
- *   carry (ct, ct_clear if not a no-op, meter, NSH, dec_ttl, anything
+ *   carry (ct, ct_clear if not a no-op, NSH, dec_ttl, anything
  *   unknown), every malformed one, and nesting deeper than the kernel's
  *   (sample/clone/check_pkt_len, OVSP_ACTIONS_MAX_DEPTH), so that
  *   ofproto-dpif's probes read "unsupported" and never log a WARN.

@@ -39,6 +39,9 @@ that the test compares them with what Linux's openvswitch.ko answers:
   trunc         trunc() followed by actions that change the length, and
                 an upcall: the length that reaches userspace.
   vport-dump    one vport dump of a datapath with one port.
+  meters        the ovs_meter family: FEATURES, SET, GET and DEL round
+                trips, the statistics of packets executed through meters,
+                and the requests refused, with Linux's errnos.
 
 Only the standard library is used.  Exit status: 0 when every request got
 an answer (the lines printed say which), 1 otherwise.
@@ -158,6 +161,14 @@ class Datapath:
         while select.select([self.up.sock], [], [], wait)[0]:
             out += parse_upcall(self.up.sock.recv(1 << 20))
         return out
+
+    def meter(self, cmd, attrs, ifindex=None):
+        """An ovs_meter request: (errno, its reply's attributes or
+        None)."""
+        err, replies, _ = self.nl.ovs(
+            METER_FAMILY, METER_VERSION, cmd,
+            self.ifindex if ifindex is None else ifindex, attrs)
+        return err, (replies[0] if replies else None)
 
     def alive(self):
         err, _, _ = self.nl.ovs(DP_FAMILY, DP_VERSION, OVS_DP_CMD_GET,
@@ -437,6 +448,213 @@ def check_vport_dump(dp):
     print("vport dump: %s, %d ports" % (errname(err), len(replies)))
 
 
+def flow_stats(b):
+    """'packets/bytes' of a struct ovs_flow_stats."""
+    return "%d/%d" % struct.unpack("=QQ", b[:16])
+
+
+def meter_reply(r):
+    """What a meter reply holds, in words."""
+    if r is None:
+        return "no reply"
+    out = []
+    if OVS_METER_ATTR_ID in r:
+        out.append("id %d" % get_u32(r[OVS_METER_ATTR_ID]))
+    if OVS_METER_ATTR_STATS in r:
+        out.append("stats %s" % flow_stats(r[OVS_METER_ATTR_STATS]))
+    if OVS_METER_ATTR_USED in r:
+        out.append("used")
+    if OVS_METER_ATTR_BANDS in r:
+        bands = [decode(b) for _, b in decode_list(r[OVS_METER_ATTR_BANDS])]
+        out.append("bands [%s]" % ", ".join(
+            flow_stats(b[OVS_BAND_ATTR_STATS]) if OVS_BAND_ATTR_STATS in b
+            else "-" for b in bands))
+    return ", ".join(out) or "empty"
+
+
+def meter_counts(r):
+    """(packets, band packets) of a GET reply."""
+    total, bands = meter_stats(r)
+    return total[0], [b[0] for b in bands]
+
+
+def through_meter(dp, meter_id, n, packet=None):
+    """Executes 'n' frames ('packet', or frame()'s) through meter
+    'meter_id', each then sent to userspace; returns (how many reached
+    userspace, the seconds the executes took)."""
+    tag = b"m%d" % meter_id
+    start = time.monotonic()
+    for _ in range(n):
+        dp.execute([attr(A_METER, u32(meter_id)),
+                    userspace(dp.up.pid, tag)], packet=packet)
+    elapsed = time.monotonic() - start
+    passed = len([u for u in dp.upcalls()
+                  if u[1].get(OVS_PACKET_ATTR_USERDATA) == tag])
+    return passed, elapsed
+
+
+def check_meters(dp):
+    """The ovs_meter family and the meter action, as openvswitch.ko
+    answers them.  Counts of packets that depend on how fast the guest
+    runs are checked against the bound the time taken gives."""
+
+    err, r = dp.meter(OVS_METER_CMD_FEATURES, [], ifindex=0)
+    print("FEATURES of no datapath: %s" % errname(err))
+    err, r = dp.meter(OVS_METER_CMD_FEATURES, [])
+    max_meters = get_u32(r[OVS_METER_ATTR_MAX_METERS])
+    types = [get_u32(decode(b)[OVS_BAND_ATTR_TYPE])
+             for _, b in decode_list(r[OVS_METER_ATTR_BANDS])]
+    print("FEATURES: %s, attributes %s, max meters from 1 to 200000: %s, "
+          "max bands %d, band types %s"
+          % (errname(err), sorted(r), 1 <= max_meters <= 200000,
+             get_u32(r[OVS_METER_ATTR_MAX_BANDS]), types))
+
+    # Round trips.
+    err, r = dp.meter(OVS_METER_CMD_SET, meter_set(1, [meter_band(1, 3)]))
+    print("SET 1 (1 packet/s, burst 3): %s, %s" % (errname(err),
+                                                    meter_reply(r)))
+    err, r = dp.meter(OVS_METER_CMD_GET, [attr(OVS_METER_ATTR_ID, u32(1))])
+    print("GET 1: %s, %s" % (errname(err), meter_reply(r)))
+
+    # 10 packets through meter 1: the burst (3) passes, then one a second.
+    # (The meter decides within each EXECUTE: the time they take bounds
+    # what the rate adds to the burst.)
+    passed, elapsed = through_meter(dp, 1, 10)
+    print("10 packets through meter 1: at least the burst passed: %s, "
+          "no more than the burst and the rate allow: %s"
+          % (passed >= 3, passed <= 3 + int(elapsed) + 1))
+    err, r = dp.meter(OVS_METER_CMD_GET, [attr(OVS_METER_ATTR_ID, u32(1))])
+    packets, bands = meter_counts(r)
+    print("GET 1: %s, packets %d, the band counted the dropped: %s"
+          % (errname(err), packets, bands == [10 - passed]))
+
+    # Replaced: the reply has the old meter's statistics; the new one
+    # starts from zero.
+    err, r = dp.meter(OVS_METER_CMD_SET, meter_set(1, [meter_band(2, 3)]))
+    print("SET 1 again: %s, %s" % (errname(err), meter_reply(r).replace(
+        "[%d/%d]" % (10 - passed, (10 - passed) * 60), "[the dropped]")))
+    err, r = dp.meter(OVS_METER_CMD_GET, [attr(OVS_METER_ATTR_ID, u32(1))])
+    print("GET 1: %s, %s" % (errname(err), meter_reply(r)))
+
+    # CLEAR: the meter keeps no statistics for its replacement's reply.
+    err, r = dp.meter(OVS_METER_CMD_SET, meter_set(
+        2, [meter_band(5, 5)], extra=[attr(OVS_METER_ATTR_CLEAR, b"")]))
+    print("SET 2 with CLEAR: %s, %s" % (errname(err), meter_reply(r)))
+    err, r = dp.meter(OVS_METER_CMD_SET, meter_set(2, [meter_band(5, 5)]))
+    print("SET 2 again: %s, %s" % (errname(err), meter_reply(r)))
+
+    # Starting statistics.
+    err, r = dp.meter(OVS_METER_CMD_SET, meter_set(
+        3, [meter_band(5, 5)],
+        extra=[attr(OVS_METER_ATTR_STATS, struct.pack("=QQ", 7, 700))]))
+    err, r = dp.meter(OVS_METER_CMD_GET, [attr(OVS_METER_ATTR_ID, u32(3))])
+    print("SET 3 with stats 7/700, GET 3: %s, %s"
+          % (errname(err), meter_reply(r)))
+
+    # No bands: counts, never drops.
+    err, r = dp.meter(OVS_METER_CMD_SET, meter_set(4, []))
+    print("SET 4 with no bands: %s, %s" % (errname(err), meter_reply(r)))
+    passed, _ = through_meter(dp, 4, 3)
+    err, r = dp.meter(OVS_METER_CMD_GET, [attr(OVS_METER_ATTR_ID, u32(4))])
+    print("3 packets through meter 4: %d passed; GET 4: %s, %s"
+          % (passed, errname(err), meter_reply(r)))
+
+    # kbps: a bucket of 1000 bits takes two 480-bit frames, and never a
+    # frame bigger than itself.
+    err, r = dp.meter(OVS_METER_CMD_SET,
+                      meter_set(5, [meter_band(1, 1)], kbps=True))
+    passed, elapsed = through_meter(dp, 5, 4)
+    print("SET 5 (1 kbps, burst 1 kbit): %s; 4 frames of 480 bits: two "
+          "passed, and no more than the rate allows: %s"
+          % (errname(err), 2 <= passed <= 2 + int(elapsed * 1000 / 480)))
+    err, r = dp.meter(OVS_METER_CMD_SET,
+                      meter_set(5, [meter_band(1, 1)], kbps=True))
+    passed, _ = through_meter(dp, 5, 1, packet=frame(bytes(186)))
+    print("a frame of 1600 bits through a full 1000-bit bucket: %d passed"
+          % passed)
+
+    # A band type other than drop counts, and drops nothing; a meter
+    # that does not exist lets packets through.
+    err, r = dp.meter(OVS_METER_CMD_SET,
+                      meter_set(6, [meter_band(1, 1, btype=7)]))
+    passed, _ = through_meter(dp, 6, 3)
+    _, r = dp.meter(OVS_METER_CMD_GET, [attr(OVS_METER_ATTR_ID, u32(6))])
+    packets, bands = meter_counts(r)
+    print("SET 6 with band type 7: %s; 3 packets: %d passed, %d counted, "
+          "the band counted some: %s"
+          % (errname(err), passed, packets, 1 <= bands[0] <= 2))
+    passed, _ = through_meter(dp, 99, 1)
+    print("meter 99, which does not exist: %d passed" % passed)
+
+    # Any 32-bit id, as Linux's (OVS's probe uses 54545401 and 54545402).
+    for meter_id in (54545401, 54545402, 0, 0xffffffff):
+        err, r = dp.meter(OVS_METER_CMD_SET,
+                          meter_set(meter_id, [meter_band(1, 1)]))
+        gerr, _ = dp.meter(OVS_METER_CMD_GET,
+                           [attr(OVS_METER_ATTR_ID, u32(meter_id))])
+        print("SET %d: %s, GET: %s" % (meter_id, errname(err),
+                                       errname(gerr)))
+
+    # DEL answers with the statistics, or nothing.
+    err, r = dp.meter(OVS_METER_CMD_DEL, [attr(OVS_METER_ATTR_ID, u32(3))])
+    print("DEL 3: %s, %s" % (errname(err), meter_reply(r)))
+    err, r = dp.meter(OVS_METER_CMD_GET, [attr(OVS_METER_ATTR_ID, u32(3))])
+    print("GET 3: %s" % errname(err))
+    err, r = dp.meter(OVS_METER_CMD_DEL, [attr(OVS_METER_ATTR_ID, u32(3))])
+    print("DEL 3 again: %s, %s" % (errname(err), meter_reply(r)))
+
+    # Refused.
+    band = meter_band(1, 1)
+    bad = (
+        ("SET without an id", [attr(OVS_METER_ATTR_BANDS, [band])]),
+        ("SET without bands", [attr(OVS_METER_ATTR_ID, u32(8))]),
+        ("SET with two bands", meter_set(8, [band, band])),
+        ("SET with two bands, the first of rate 0",
+         meter_set(8, [meter_band(0, 1), band])),
+        ("SET with a band of rate 0", meter_set(8, [meter_band(0, 1)])),
+        ("SET with a band without a burst",
+         meter_set(8, [attr(0, [attr(OVS_BAND_ATTR_TYPE, u32(1)),
+                                attr(OVS_BAND_ATTR_RATE, u32(1))])])),
+        ("SET with a band without a type",
+         meter_set(8, [attr(0, [attr(OVS_BAND_ATTR_RATE, u32(1)),
+                                attr(OVS_BAND_ATTR_BURST, u32(1))])])),
+        ("SET with an id of 2 bytes",
+         [attr(OVS_METER_ATTR_ID, u16(8)),
+          attr(OVS_METER_ATTR_BANDS, [band])]),
+        ("SET with statistics of 8 bytes",
+         meter_set(8, [band], extra=[attr(OVS_METER_ATTR_STATS, bytes(8))])),
+        ("SET with a rate of 2 bytes",
+         meter_set(8, [attr(0, [attr(OVS_BAND_ATTR_TYPE, u32(1)),
+                                attr(OVS_BAND_ATTR_RATE, u16(1)),
+                                attr(OVS_BAND_ATTR_BURST, u32(1))])])),
+        ("SET with a KBPS flag of 4 bytes",
+         meter_set(8, [band], extra=[attr(OVS_METER_ATTR_KBPS, u32(1))])),
+    )
+    for name, attrs in bad:
+        err, _ = dp.meter(OVS_METER_CMD_SET, attrs)
+        print("%s: %s" % (name, errname(err)))
+    for cmd, name in ((OVS_METER_CMD_GET, "GET"), (OVS_METER_CMD_DEL, "DEL")):
+        err, _ = dp.meter(cmd, [])
+        print("%s without an id: %s" % (name, errname(err)))
+    err, _ = dp.meter(OVS_METER_CMD_SET, meter_set(8, [band]), ifindex=0)
+    print("SET to no datapath: %s" % errname(err))
+    err, _ = dp.meter(OVS_METER_CMD_SET, [attr(OVS_METER_ATTR_ID, u32(8))],
+                      ifindex=0)
+    print("SET without bands to no datapath: %s" % errname(err))
+    err, _ = dp.flow(OVS_FLOW_CMD_NEW, [
+        attr(OVS_FLOW_ATTR_KEY, flow_key()),
+        attr(OVS_FLOW_ATTR_MASK, flow_mask()),
+        attr(OVS_FLOW_ATTR_ACTIONS, [attr(A_METER, u16(1))])])
+    print("a flow with a meter action of 2 bytes: %s" % errname(err))
+    err, _ = dp.flow(OVS_FLOW_CMD_NEW, [
+        attr(OVS_FLOW_ATTR_KEY, flow_key()),
+        attr(OVS_FLOW_ATTR_MASK, flow_mask()),
+        attr(OVS_FLOW_ATTR_ACTIONS, [attr(A_METER, u32(1)),
+                                     userspace(dp.up.pid, b"flow")])])
+    print("a flow with meter 1: %s" % errname(err))
+    # The datapath goes with its meters in it.
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -454,6 +672,8 @@ def main():
         check_trunc(dp)
     elif check == "vport-dump":
         check_vport_dump(dp)
+    elif check == "meters":
+        check_meters(dp)
     else:
         sys.exit("unknown check %s" % check)
     dp.delete()

@@ -77,6 +77,16 @@ OVS_FLOW_ATTR_CLEAR, OVS_FLOW_ATTR_MASK, OVS_FLOW_ATTR_PROBE = 6, 7, 8
 OVS_FLOW_ATTR_UFID, OVS_FLOW_ATTR_UFID_FLAGS = 9, 10
 OVS_UFID_F_OMIT_KEY, OVS_UFID_F_OMIT_MASK, OVS_UFID_F_OMIT_ACTIONS = 1, 2, 4
 
+METER_FAMILY, METER_VERSION = "ovs_meter", 1
+OVS_METER_CMD_FEATURES, OVS_METER_CMD_SET, OVS_METER_CMD_DEL, \
+    OVS_METER_CMD_GET = 1, 2, 3, 4
+(OVS_METER_ATTR_ID, OVS_METER_ATTR_KBPS, OVS_METER_ATTR_STATS,
+ OVS_METER_ATTR_BANDS, OVS_METER_ATTR_USED, OVS_METER_ATTR_CLEAR,
+ OVS_METER_ATTR_MAX_METERS, OVS_METER_ATTR_MAX_BANDS) = range(1, 9)
+OVS_BAND_ATTR_TYPE, OVS_BAND_ATTR_RATE, OVS_BAND_ATTR_BURST, \
+    OVS_BAND_ATTR_STATS = 1, 2, 3, 4
+OVS_METER_BAND_TYPE_DROP = 1
+
 OVS_PACKET_CMD_MISS, OVS_PACKET_CMD_ACTION, OVS_PACKET_CMD_EXECUTE = 1, 2, 3
 (OVS_PACKET_ATTR_PACKET, OVS_PACKET_ATTR_KEY, OVS_PACKET_ATTR_ACTIONS,
  OVS_PACKET_ATTR_USERDATA, OVS_PACKET_ATTR_EGRESS_TUN_KEY) = range(1, 6)
@@ -409,6 +419,38 @@ class Route(Netlink):
                                         attr(IFA_ADDRESS, addr)]),
             NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL)
         return err
+
+
+def meter_band(rate, burst, btype=OVS_METER_BAND_TYPE_DROP):
+    """A band nest of an OVS_METER_CMD_SET request."""
+    return attr(0, [attr(OVS_BAND_ATTR_TYPE, u32(btype)),
+                    attr(OVS_BAND_ATTR_RATE, u32(rate)),
+                    attr(OVS_BAND_ATTR_BURST, u32(burst))])
+
+
+def meter_set(meter_id, bands, kbps=False, extra=()):
+    """The attributes of an OVS_METER_CMD_SET of meter 'meter_id' with
+    band nests 'bands'."""
+    attrs = [attr(OVS_METER_ATTR_ID, u32(meter_id))]
+    if kbps:
+        attrs.append(attr(OVS_METER_ATTR_KBPS, b""))
+    return attrs + [attr(OVS_METER_ATTR_BANDS, bands)] + list(extra)
+
+
+def meter_stats(a):
+    """The statistics in meter reply attributes 'a' ({type: bytes}):
+    ((packets, bytes) or None, [(packets, bytes) or None for each band
+    nest] or None)."""
+    def stats(b):
+        return struct.unpack("=QQ", b[:16]) if len(b) >= 16 else None
+
+    total = (stats(a[OVS_METER_ATTR_STATS])
+             if OVS_METER_ATTR_STATS in a else None)
+    bands = None
+    if OVS_METER_ATTR_BANDS in a:
+        bands = [stats(decode(b).get(OVS_BAND_ATTR_STATS, b""))
+                 for _, b in decode_list(a[OVS_METER_ATTR_BANDS])]
+    return total, bands
 
 
 def parse_upcall(data):

@@ -21,6 +21,8 @@
 - upcalls: what each datapath was sent, and the check of every upcall
   against it;
 - model: the flow table as Linux 6.1 keeps it, and its checks;
+- meters: a datapath's meters as Linux 6.1 keeps them, the meter
+  shape's requests and packets, and their checks;
 - shapes: the families of requests (--shapes).
 
 Standard library only: it runs in the kernel guest's chroot.

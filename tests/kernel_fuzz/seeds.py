@@ -240,7 +240,8 @@ def actions(r, depth=0, upcall_pid=4242):
                 attr(C_GREATER, actions(r, depth + 1, upcall_pid)),
                 attr(C_LESS_EQUAL, actions(r, depth + 1, upcall_pid))]))
         else:
-            # Unsupported or unknown: refused, never a crash.
+            # Unsupported or unknown: refused, never a crash.  (A meter
+            # of 4 bytes is carried, and meets no meter: it passes.)
             acts.append(attr(r.choice([A_CT, A_CT_CLEAR, A_METER, A_DEC_TTL,
                                        A_PUSH_NSH, A_POP_NSH, 24, 99]),
                              bytes(r.choice([0, 4, 8]))))
@@ -307,6 +308,39 @@ def packet(r):
     if r.random() < 0.3:
         frame = frame[:r.randrange(14, len(frame) + 1)]
     return frame
+
+
+def recirc_flow(recirc_id, in_port):
+    """The key and mask of a flow that packets recirculated to
+    'recirc_id' from 'in_port' hit, whatever their Ethernet header."""
+    key = [attr(K_RECIRC_ID, u32(recirc_id)),
+           attr(K_IN_PORT, u32(in_port)),
+           attr(K_ETHERNET, bytes(12)),
+           attr(K_ETHERTYPE, be16(0x88b5))]
+    mask = [attr(K_RECIRC_ID, u32(0xffffffff)),
+            attr(K_IN_PORT, u32(0xffffffff)),
+            attr(K_ETHERNET, bytes(12)),
+            attr(K_ETHERTYPE, be16(0))]
+    return key, mask
+
+
+# Meter ids: the limits, OVS's probe's (dpif-netlink probe_broken_meters)
+# and a few small ones, so that requests meet the meters others made.
+METER_IDS = (0, 1, 2, 7, 54545401, 0xfffffffe, 0xffffffff)
+
+
+def meter_id(r):
+    return r.choice(METER_IDS)
+
+
+def meter_band_config(r):
+    """A band's (type, rate, burst): drop mostly, rates and bursts at the
+    limits (a rate of 0 is refused) and in between."""
+    btype = r.choice([OVS_METER_BAND_TYPE_DROP] * 6 + [0, 2, 0xffffffff])
+    rate = r.choice([1, 1, 10, 1000, 0xffffffff, r.randrange(1, 1 << 32)])
+    burst = r.choice([0, 1, 3, 1000, 1 << 20, 0xffffffff,
+                      r.randrange(1 << 32)])
+    return btype, rate, burst
 
 
 def execute_key(r):
@@ -480,6 +514,16 @@ def tagged_packet(r, tag, min_len=14):
     if len(frame) < min_len:
         frame += bytes(min_len - len(frame))
     return tag_frame(frame, tag)
+
+
+def plain_frame(r, tag):
+    """A frame of the local experimental Ethertype (0x88b5), 60 to 1514
+    bytes, whose source MAC carries 'tag': no VLAN tag for the datapath
+    to take off (skb->len is its length) and no layer 3, so that the
+    flows of recirc_flow() match it."""
+    from .upcalls import tag_frame
+    n = r.choice([60, 60, 64, 200, 1514, r.randrange(60, 1515)])
+    return tag_frame(mac(r) + mac(r) + be16(0x88b5) + bytes(n - 14), tag)
 
 
 def container(r, inner, frame_len):

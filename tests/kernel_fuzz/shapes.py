@@ -29,9 +29,12 @@
   in vport NEW, a key's in_port, output and the egress tunnel port, each
   checked against what Linux answers (port-limits);
 - model: the flow table model (model.py) on a datapath of its own;
+- meter: the ovs_meter family's requests, valid, refused and mutated,
+  and packets through meter actions of executes and flows, against the
+  model of meters.py, on a datapath of its own;
 - userns: a child that drops to uid 65534 and unshares a user and a
   network namespace, then runs shapes there (--child-shapes: mutate,
-  recirc, tunnel, ports, model) for a few seconds, on datapaths and
+  recirc, tunnel, ports, model, meter) for a few seconds, on datapaths and
   devices of its own, as any user can;
 - netns: children that each make two network namespaces (in a user
   namespace of their own half the time), datapaths in both, veth pairs
@@ -52,18 +55,21 @@ import time
 from ovs_netlink import *  # noqa: F401,F403 (the ABI's constants)
 from ovs_userns import CLONE_NEWNET, become_nobody, libc, unshare
 from . import seeds
+from .meters import MeterShape
 from .model import ModelShape
 from .upcalls import expected_tunnel, frame_tag
 from .world import World, Report, Stop
 
-SHAPES = ("mutate", "recirc", "tunnel", "ports", "model", "userns", "netns")
+SHAPES = ("mutate", "recirc", "tunnel", "ports", "model", "meter", "userns",
+          "netns")
 # How often each shape of the fuzzer's own process runs, by weight.
-WEIGHTS = {"mutate": 8, "recirc": 4, "tunnel": 4, "ports": 1, "model": 6}
+WEIGHTS = {"mutate": 8, "recirc": 4, "tunnel": 4, "ports": 1, "model": 6,
+           "meter": 3}
 # The shapes that fork children, which take seconds: every so many turns
 # (turns, not seconds, so that a seed repeats a run), the first one early.
 PERIODS = {"userns": (300, 20), "netns": (200, 40)}
 # The shapes a child namespace runs.
-CHILD_SHAPES = ("mutate", "recirc", "tunnel", "ports", "model")
+CHILD_SHAPES = ("mutate", "recirc", "tunnel", "ports", "model", "meter")
 
 
 
@@ -89,6 +95,7 @@ class Runner:
         self.label = label
         self.dps = {}
         self.model = None
+        self.meter = None
         self.mut_count = 0
         self.turns = 0
         self.counts = {"scenarios": 0, "children": 0, "child-failed": 0,
@@ -96,8 +103,8 @@ class Runner:
                        "missing-userdata": 0}
 
     def dp(self, role):
-        """The datapath for 'role' ("mut", "rec", "mod"), made on first
-        use (per-CPU dispatch half the time for "rec")."""
+        """The datapath for 'role' ("mut", "rec", "mod", "met"), made on
+        first use (per-CPU dispatch half the time for "rec")."""
         dp = self.dps.get(role)
         if dp is None:
             per_cpu = role == "rec" and self.r.random() < 0.5
@@ -290,14 +297,7 @@ class Runner:
             s = style if r.random() < 0.8 else r.choice(["last", "notlast",
                                                          "mixed"])
             acts = seeds.nest(r, inner, self.depth(mode), s, flen, extra)
-            key = [attr(K_RECIRC_ID, u32(base + i)),
-                   attr(K_IN_PORT, u32(in_port)),
-                   attr(K_ETHERNET, bytes(12)),
-                   attr(K_ETHERTYPE, be16(0x88b5))]
-            mask = [attr(K_RECIRC_ID, u32(0xffffffff)),
-                    attr(K_IN_PORT, u32(0xffffffff)),
-                    attr(K_ETHERNET, bytes(12)),
-                    attr(K_ETHERTYPE, be16(0))]
+            key, mask = seeds.recirc_flow(base + i, in_port)
             ufid = (bytes(r.randrange(256) for _ in range(16))
                     if r.random() < 0.8 else None)
             attrs = [attr(OVS_FLOW_ATTR_KEY, key),
@@ -529,6 +529,16 @@ class Runner:
             self.model = ModelShape(self.world, self.dp("mod"))
         for _ in range(self.r.randrange(1, 8)):
             self.model.step(self.r)
+
+    # meter: the meters against Linux's.
+
+    def shape_meter(self):
+        if self.world.fam["ovs_meter"] is None:
+            return
+        if self.meter is None:
+            self.meter = MeterShape(self.world, self.dp("met"), self.args)
+        for _ in range(self.r.randrange(1, 8)):
+            self.meter.step(self.r)
 
     # userns: the same, unprivileged.
 

@@ -105,13 +105,16 @@ class World:
         self.rt = Route()
         self.upcall_pid = self.up.pid
         self.fam = {}
-        for name in ("ovs_datapath", "ovs_vport", "ovs_flow", "ovs_packet"):
+        for name in ("ovs_datapath", "ovs_vport", "ovs_flow", "ovs_packet",
+                     "ovs_meter"):
             self.fam[name] = self.nl.family(name)
         self.checker = Checker()
+        # Whether the module is Debian's openvswitch.ko, where ours
+        # answers otherwise on purpose.
+        self.stock = os.path.isdir("/sys/module/openvswitch")
         # Linux's module reads an egress tunnel port as a u16; ours
         # refuses one at or above 65535 (no port) rather than truncate.
-        self.egress_port_limit = (1 << 32 if os.path.isdir(
-            "/sys/module/openvswitch") else DP_MAX_PORTS)
+        self.egress_port_limit = 1 << 32 if self.stock else DP_MAX_PORTS
         self.dps = {}
         self.devices = set()
         self.next_userdata = 0
@@ -185,6 +188,13 @@ class World:
         return self.request("ovs_packet", OVS_PACKET_CMD_EXECUTE,
                             ovs_header(dp.ifindex) + encode(attrs), flags,
                             dp)
+
+    def meter_request(self, ifindex, cmd, attrs, ruin=None):
+        """An ovs_meter command on datapath 'ifindex' (0: none); returns
+        (errno, the attributes of its reply or None)."""
+        err, msgs = self.request("ovs_meter", cmd, ovs_header(ifindex)
+                                 + encode(attrs, ruin))
+        return err, (decode(msgs[0][8:]) if msgs else None)
 
     # Datapaths.
 
