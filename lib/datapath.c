@@ -45,6 +45,7 @@
 #include "sset.h"
 #include "thread-counters.h"
 #include "tunnel-neigh.h"
+#include "tunnel-neigh-queue.h"
 #include "tunnel-nexthop.h"
 #include "util.h"
 #include "vport-tunnel.h"
@@ -119,6 +120,7 @@ datapath_create(const char *name, const struct dpif_class *class,
     dp->tunnel = vport_tunnel_table_create(dp->n_thread_slots);
     dp->tunnel_neigh = tunnel_neigh_create(dp->n_thread_slots);
     dp->tunnel_nexthops = tunnel_nexthops_create(dp->n_thread_slots);
+    dp->tunnel_neigh_queues = tunnel_neigh_queues_create(dp->n_thread_slots);
     dp->conntrack = dp_conntrack_create(dp->n_thread_slots);
     dp->gso = dp_gso_create(dp->n_thread_slots);
     atomic_init(&dp->emc_insert_min,
@@ -321,6 +323,7 @@ datapath_free(struct datapath *dp)
     vport_tunnel_table_destroy(dp->tunnel);
     tunnel_neigh_destroy(dp->tunnel_neigh);
     tunnel_nexthops_destroy(dp->tunnel_nexthops);
+    tunnel_neigh_queues_destroy(dp->tunnel_neigh_queues);
     dp_conntrack_destroy(dp->conntrack);
     dp_gso_destroy(dp->gso);
     free(dp->threads);
@@ -807,6 +810,7 @@ set_pmd_threads(struct datapath *dp)
             dp_ipf_thread_stopped(dp, i);
             vport_tunnel_thread_stopped(dp->tunnel, i);
             tunnel_neigh_thread_stopped(dp->tunnel_neigh, i);
+            tunnel_neigh_queues_thread_stopped(dp, i);
         }
     }
     if (!cores) {
@@ -1238,6 +1242,7 @@ datapath_wait(struct datapath *dp)
     for (size_t i = 0; i < non_pmd->n_polls; i++) {
         netdev_rxq_wait(non_pmd->polls[i].rxq);
     }
+    tunnel_neigh_queue_wait(non_pmd);
     ovs_mutex_unlock(&dp->non_pmd_mutex);
 
     CMAP_FOR_EACH (port, node, &dp->ports) {

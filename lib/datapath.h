@@ -53,6 +53,7 @@ struct smap;
 struct sset;
 struct tunnel_neigh;
 struct tunnel_nexthops;
+struct tunnel_neigh_queues;
 
 /* Default longest sleep of an idle PMD thread, in microseconds.  OVS 3.1
  * busy-polls by default (pmd-maxsleep=0); on small machines that starves
@@ -90,9 +91,11 @@ struct datapath {
 
     /* Tunnel next hops: what ARP may teach OVS's neighbour cache
      * (tunnel-neigh.h), and each thread's copy of the next hops it sends
-     * to (tunnel-nexthop.h).  Created and freed with the datapath. */
+     * to (tunnel-nexthop.h), and each thread's frames waiting for a next
+     * hop (tunnel-neigh-queue.h).  Created and freed with the datapath. */
     struct tunnel_neigh *tunnel_neigh;
     struct tunnel_nexthops *tunnel_nexthops;
+    struct tunnel_neigh_queues *tunnel_neigh_queues;
 
     /* Fragment reassembly (dp-ipf.h): its limits from other_config and each
      * thread's table.  Created and freed with the datapath. */

@@ -40,6 +40,7 @@
 #include "seq.h"
 #include "timeval.h"
 #include "tso-segsz.h"
+#include "tunnel-neigh-queue.h"
 #include "util.h"
 #include "vport-tunnel.h"
 
@@ -185,6 +186,10 @@ poll_round(struct pmd_thread *t)
                                  cycles + (queue_end - queue_start));
             queue_start = queue_end;
         }
+    }
+    if (OVS_UNLIKELY(tunnel_neigh_queue_busy(t))) {
+        /* Frames waiting for a next hop that may have resolved. */
+        tunnel_neigh_queue_run(t);
     }
     if (vport_tunnel_has_active(t)) {
         /* The end of the round for the tunnels' GRO cells. */

@@ -32,7 +32,10 @@ usage: neigh-packets.py CASE [options]
               1.1.0.0/16, each at 02:02:00:00:XX:XX (XX:XX the address's
               last two bytes)
   inner-to    --count UDP packets from the overlay host, as into p1, to
-              --first, --first + 1... within 1.1.0.0/16"""
+              --first, --first + 1... within 1.1.0.0/16
+  numbered    --count UDP packets from the overlay host, as into p1, to
+              10.0.0.2 (through the tunnel to 1.1.2.92), each with --size
+              bytes of payload and IP identification 1, 2... in turn"""
 
 import argparse
 import ipaddress
@@ -75,6 +78,7 @@ def main():
     p.add_argument("--op", type=int, default=1)
     p.add_argument("--first", default="1.1.3.0")
     p.add_argument("--count", type=int, default=1)
+    p.add_argument("--size", type=int, default=18)
     args = p.parse_args()
     c = args.case
 
@@ -132,6 +136,13 @@ def main():
                 frame[24:26] = (~words & 0xffff).to_bytes(2, "big")
                 frames.append(bytes(frame))
         print_batches(frames)
+    elif c == "numbered":
+        print_batches([raw(Ether(src=HOST_MAC, dst=GW_MAC)
+                           / IP(src="10.0.0.1", dst="10.0.0.2", ttl=64,
+                                id=i + 1, flags="DF")
+                           / UDP(sport=1234, dport=5678)
+                           / Raw(b"x" * args.size))
+                       for i in range(args.count)])
     else:
         raise SystemExit("unknown case %s" % c)
 

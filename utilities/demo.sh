@@ -72,7 +72,7 @@ if [ -z "$DEMO_KEEP" ]; then
     ovs-appctl ofproto/list-tunnels
     hv2 ovs-appctl ofproto/list-tunnels
 
-    step "demo-h1 pings demo-h2 through the tunnel (the first ping finds the next hop by ARP)"
+    step "demo-h1 pings demo-h2 through the tunnel (the first ping waits while ARP finds the next hop; none is lost)"
     ip netns exec demo-h1 ping -c 4 -i 0.3 10.98.0.2 || true
     ovs-appctl tnl/neigh/show
 

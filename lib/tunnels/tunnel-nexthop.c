@@ -198,6 +198,18 @@ tunnel_nexthops_ports_changed(struct tunnel_nexthops *nh)
     atomic_store_relaxed(&nh->port_generation, generation + 1);
 }
 
+/* Returns the generation of 'nh': it moves whenever OVS's neighbour cache
+ * (or its routes) changed.  Any thread, a relaxed load. */
+uint64_t
+tunnel_nexthops_generation(const struct tunnel_nexthops *nh_)
+{
+    struct tunnel_nexthops *nh = CONST_CAST(struct tunnel_nexthops *, nh_);
+    uint64_t generation;
+
+    atomic_read_relaxed(&nh->generation, &generation);
+    return generation;
+}
+
 /* Finds in 'set' the slot of 'dst' with 'mark', or else the slot to
  * replace: a free one, or the one read longest ago.  Sets '*hit' to
  * whether it holds that route. */

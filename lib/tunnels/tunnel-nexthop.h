@@ -128,6 +128,9 @@ void tunnel_nexthops_set_config(struct tunnel_nexthops *, const char *dp_name,
                                 const struct smap *other_config);
 void tunnel_nexthops_ports_changed(struct tunnel_nexthops *);
 
+/* Any thread. */
+uint64_t tunnel_nexthops_generation(const struct tunnel_nexthops *);
+
 /* Forwarding threads. */
 int tunnel_nexthop_lookup(struct pmd_thread *, const struct tunnel_route *,
                           struct eth_addr *mac);

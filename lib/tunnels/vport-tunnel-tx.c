@@ -44,6 +44,7 @@
 #include "pmd.h"
 #include "tso-segsz.h"
 #include "tunnel-neigh.h"
+#include "tunnel-neigh-queue.h"
 #include "tunnel-nexthop.h"
 #include "util.h"
 #include "vport-tunnel-private.h"
@@ -95,7 +96,12 @@ struct underlay {
     struct dp_port *port;           /* Underlay bridge's local port. */
     struct eth_addr port_mac;       /* That port's MAC: the outer source. */
     int mtu;                        /* That port's MTU. */
-    struct eth_addr nh_mac;         /* Next hop's MAC. */
+    struct eth_addr nh_mac;         /* Next hop's MAC, if not
+                                     * 'unresolved'. */
+    struct tunnel_route route;      /* The route: device, next hop, port. */
+    bool unresolved;                /* Next hop's MAC not known yet: the
+                                     * frames wait in the thread's queue
+                                     * for it (tunnel-neigh-queue.h). */
 };
 
 /* Returns the tunnel destination of 'tnl', IPv4-mapped for IPv4, in
@@ -117,7 +123,8 @@ tunnel_dst(const struct flow_tnl *tnl, struct in6_addr *dst)
  * caches (tunnel-nexthop.h), which read OVS's route table and neighbour
  * cache only when those changed or their copy is old, and the datapath's
  * ports only when those changed; the port stays valid until 't'
- * quiesces. */
+ * quiesces.  A next hop not known yet is asked for, and 'u->unresolved'
+ * set if 't' can hold the frames meanwhile (tunnel-neigh-queue.h). */
 static enum vport_tunnel_counter
 resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
                  uint32_t mark, struct underlay *u)
@@ -137,6 +144,8 @@ resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
     }
     u->src = route.src;
     u->port = route.port;
+    u->route = route;
+    u->unresolved = false;
     if (!u->port) {
         return VPORT_TNL_DROP_NO_UNDERLAY;
     }
@@ -149,7 +158,11 @@ resolve_underlay(struct pmd_thread *t, const struct in6_addr *dst,
          * route's source address on the port that owns it. */
         tunnel_neigh_request(t, u->port, u->port_mac, &u->src, &route.nh);
         if (error != EAGAIN) {
-            return VPORT_TNL_DROP_NO_NEIGH;
+            if (!tunnel_neigh_queue_has_room(t, &route)) {
+                return VPORT_TNL_DROP_NO_NEIGH;
+            }
+            u->unresolved = true;
+            u->nh_mac = eth_addr_zero;
         }
     }
     return 0;
@@ -165,10 +178,13 @@ tx_drop(struct pmd_thread *t, struct vport_tunnel *vport,
 
 /* Makes '*u' the underlay for 'packet''s tunnel destination, reusing it if
  * the previous packet of the batch had the same ('*have_u').  Returns
- * false, having dropped 'packet', if there is none. */
+ * false, having dropped 'packet', if there is none.  If the next hop is
+ * resolved and 't' holds frames for it, appends them to 'underlay' first:
+ * the frames queued while it resolved go before this packet's. */
 static bool
 get_underlay(struct pmd_thread *t, struct vport_tunnel *vport,
-             struct dp_packet *packet, struct underlay *u, bool *have_u)
+             struct dp_packet *packet, struct underlay *u, bool *have_u,
+             struct dp_packet_batch *underlay)
 {
     const struct flow_tnl *tnl = &packet->md.tunnel;
     enum vport_tunnel_counter drop;
@@ -196,6 +212,8 @@ get_underlay(struct pmd_thread *t, struct vport_tunnel *vport,
                          : "the route's device is not a bridge port");
         }
         tx_drop(t, vport, packet, drop);
+    } else if (!u->unresolved && tunnel_neigh_queue_busy(t)) {
+        tunnel_neigh_queue_release(t, &u->route, u->nh_mac, underlay);
     }
     return *have_u;
 }
@@ -571,6 +589,28 @@ underlay_add(struct pmd_thread *t, struct dp_packet_batch *underlay,
 }
 
 
+/* Where the frames of one packet go while its next hop is unresolved:
+ * the thread's queue for that next hop. */
+struct queue_sink {
+    struct pmd_thread *t;           /* The thread that holds them. */
+    const struct underlay *u;       /* Their underlay, 'unresolved'. */
+};
+
+/* gso_output callback: hands each frame of 'batch' (outer fragments) to
+ * the queue that 'sink_' (a struct queue_sink) names, and empties the
+ * batch. */
+static void
+queue_frames(struct dp_packet_batch *batch, void *sink_)
+{
+    struct queue_sink *sink = sink_;
+    struct dp_packet *frame;
+
+    DP_PACKET_BATCH_FOR_EACH (i, frame, batch) {
+        tunnel_neigh_queue_add(sink->t, &sink->u->route, frame);
+    }
+    dp_packet_batch_init(batch);
+}
+
 /* Makes room in front of 'packet' for 'push' bytes of headers, so that
  * pushing them reallocates nothing.  Returns the packet to push them on (a
  * copy, the original freed, if its buffer could not grow in place), or
@@ -640,7 +680,7 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
     struct outer_fields f;
     size_t inner_len;
 
-    if (!get_underlay(t, vport, packet, u, have_u)) {
+    if (!get_underlay(t, vport, packet, u, have_u, underlay)) {
         return;
     }
 
@@ -706,6 +746,15 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
         struct gso_output out = {
             .batch = underlay, .flush = flush_underlay, .aux = t,
         };
+        struct queue_sink sink = { .t = t, .u = u };
+        struct dp_packet_batch fragments;
+
+        if (u->unresolved) {
+            dp_packet_batch_init(&fragments);
+            out.batch = &fragments;
+            out.flush = queue_frames;
+            out.aux = &sink;
+        }
 
         vport_tunnel_count__(t, VPORT_TNL_TX_FRAGMENTED, 1);
         if (f.is_ipv6) {
@@ -722,9 +771,16 @@ encapsulate_one(struct pmd_thread *t, struct vport_tunnel *vport,
             vport_tunnel_count__(t, VPORT_TNL_DROP_TOO_BIG, 1);
             vport_tunnel_port_count(t, vport, NETDEV_IPIP_TX_DROPPED, 1);
         }
+        if (u->unresolved) {
+            queue_frames(&fragments, &sink);
+        }
         return;
     }
-    underlay_add(t, underlay, packet);
+    if (u->unresolved) {
+        tunnel_neigh_queue_add(t, &u->route, packet);
+    } else {
+        underlay_add(t, underlay, packet);
+    }
 }
 
 /* Sink for the segments of a TSO packet: each is encapsulated. */
@@ -794,7 +850,7 @@ vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
             size_t inner_l2;
             uint16_t segsz;
 
-            if (!get_underlay(t, vport, packet, &u, &have_u)) {
+            if (!get_underlay(t, vport, packet, &u, &have_u, &underlay)) {
                 continue;
             }
             inner = vport_tunnel_inner_ipv4(packet);

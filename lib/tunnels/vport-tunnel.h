@@ -176,7 +176,13 @@ struct vport_tunnel_thread;
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ICMP6_SUPPRESSED,                        \
                          "icmpv6 packet too big suppressed")                \
     VPORT_TUNNEL_COUNTER(VPORT_TNL_ROUTE_PORT_LOOKUPS,                      \
-                         "route cache port lookups")
+                         "route cache port lookups")                        \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_NH_QUEUED, "next hop queued")            \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_NH_QUEUE_SENT, "next hop queue sent")    \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_NH_QUEUE_OVERFLOW,                  \
+                         "drop next hop queue overflow")                    \
+    VPORT_TUNNEL_COUNTER(VPORT_TNL_DROP_NH_QUEUE_TIMEOUT,                   \
+                         "drop next hop queue timeout")
 
 enum vport_tunnel_counter {
 #define VPORT_TUNNEL_COUNTER(ENUM, NAME) ENUM,
