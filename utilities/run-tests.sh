@@ -65,7 +65,7 @@ cd "$top"
 # Every step runs under subreaper.py, which reaps the daemons the tests
 # and the benchmark stop as they exit: PID 1 of CI's machine reaps orphans
 # about 1.7 s late, and each wait for a daemon to stop waits that long
-# (testing.md, "Why OVS's tests were slow here").
+# (testing.md, "Why the suites run under a subreaper").
 if [ -z "$OVS_PERCPU_SUBREAPER" ]; then
     OVS_PERCPU_SUBREAPER=$$
     export OVS_PERCPU_SUBREAPER
