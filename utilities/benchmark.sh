@@ -36,7 +36,8 @@ if [ -n "$output" ]; then
         echo "# Benchmark results"
         echo
         echo "Written by \`utilities/benchmark.sh\`; see performance.md for"
-        echo "what each scenario measures and how to read it."
+        echo "what each scenario measures and how to read it, and"
+        echo "results/performance.md for earlier runs."
         echo
     } > "$output.tmp"
     utilities/benchmark/ovs-percpu-benchmark --commit="$commit" \
