@@ -8,7 +8,8 @@
  * statistics, all in memory every CPU writes).  It is the baseline the
  * module's meters (datapath/meter.c) are measured against.  It finds its
  * meter as Linux does, in an array of slots indexed by the id modulo the
- * array's size, with one compare of the id.
+ * array's size (a size known only at run time, as Linux's table grows,
+ * so the modulo is a division), with one compare of the id.
  *
  * The lock hands itself to waiters in the order they came, as the
  * kernel's queued spinlock does under contention (a ticket lock, which
@@ -55,6 +56,7 @@ struct locked_meter {
 #define LOCKED_TABLE_SLOTS 1024
 
 static struct locked_meter *slots[LOCKED_TABLE_SLOTS];
+static u32 n_slots = LOCKED_TABLE_SLOTS;  /* Read at run time. */
 static struct locked_meter *meter;
 
 static void
@@ -97,7 +99,7 @@ locked_lookup(u32 id)
 {
     struct locked_meter *m;
 
-    m = __atomic_load_n(&slots[id % LOCKED_TABLE_SLOTS], __ATOMIC_ACQUIRE);
+    m = __atomic_load_n(&slots[id % READ_ONCE(n_slots)], __ATOMIC_ACQUIRE);
     return m && m->id == id ? m : NULL;
 }
 
