@@ -90,10 +90,19 @@ kmem_cache_free(struct kmem_cache *cache __attribute__((__unused__)),
     free(p);
 }
 
+/* Cache-line aligned, as kmalloc()'s objects of a cache line or more. */
 void *
 kzalloc(size_t size, gfp_t gfp __attribute__((__unused__)))
 {
-    return calloc(1, size);
+    size_t bytes = (size + KSHIM_CACHE_LINE - 1) / KSHIM_CACHE_LINE
+                   * KSHIM_CACHE_LINE;
+    void *p = aligned_alloc(KSHIM_CACHE_LINE, bytes ? bytes
+                                                    : KSHIM_CACHE_LINE);
+
+    if (p) {
+        memset(p, 0, bytes);
+    }
+    return p;
 }
 
 void

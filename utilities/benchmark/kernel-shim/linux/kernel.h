@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Stands in for the kernel's <linux/kernel.h>: see kernel-shim-meter.h. */
+#include "../../kernel-shim-meter.h"
