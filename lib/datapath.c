@@ -821,7 +821,8 @@ set_pmd_threads(struct datapath *dp)
         bool present = false;
 
         for (size_t i = 1; i < dp->n_thread_slots; i++) {
-            if (datapath_thread(dp, i) && datapath_thread(dp, i)->core_id == core->core_id) {
+            if (datapath_thread(dp, i)
+                && datapath_thread(dp, i)->core_id == core->core_id) {
                 present = true;
             }
         }
@@ -1064,7 +1065,8 @@ assign_rxqs(struct datapath *dp)
 
     for (size_t i = 0; i < dp->n_thread_slots; i++) {
         if (datapath_thread(dp, i)) {
-            pmd_thread_reload(datapath_thread(dp, i), lists[i].polls, lists[i].n);
+            pmd_thread_reload(datapath_thread(dp, i), lists[i].polls,
+                              lists[i].n);
         } else {
             free(lists[i].polls);
         }

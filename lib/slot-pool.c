@@ -64,7 +64,8 @@ slot_pools_create(size_t n_pools)
 {
     struct slot_pools *pools;
 
-    pools = xzalloc_cacheline(sizeof *pools + n_pools * sizeof pools->pools[0]);
+    pools = xzalloc_cacheline(sizeof *pools
+                              + n_pools * sizeof pools->pools[0]);
     ovs_refcount_init(&pools->ref_cnt);
     pools->n_pools = n_pools;
     for (size_t i = 0; i < n_pools; i++) {

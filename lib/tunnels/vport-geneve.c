@@ -74,8 +74,8 @@ geneve_copy_udpif(const struct flow_tnl *tnl, struct geneve_opt *opts,
     memcpy(opts, opt, len);
     *crit = false;
     while (ofs + sizeof *opt <= len) {
-        opt = (const struct geneve_opt *) ((const uint8_t *) tnl->metadata.opts.gnv
-                                           + ofs);
+        opt = (const struct geneve_opt *)
+              ((const uint8_t *) tnl->metadata.opts.gnv + ofs);
         *crit |= !!(opt->type & GENEVE_CRIT_OPT_TYPE);
         ofs += sizeof *opt + opt->length * 4;
     }
