@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Unit tests for header keys (lib/header-key.h), run by
+/* Unit tests for header keys (lib/flow/header-key.h), run by
  * tests/percpu-flows.at.
  *
  *   test-header-key mutations

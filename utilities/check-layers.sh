@@ -6,9 +6,8 @@
 #   3. a netdev type (lib/afpacket/; lib/tunnels/netdev-ipip and
 #      kernel-ipip) includes, of ours, only its own files and lib/packet/,
 #      and kernel-ipip.h the module's ABI header datapath/ovsp-ipip-uapi.h;
-#   4. the flow leaves (lib/flow-table, flow-cache, flow-stats, slot-pool,
-#      dp-actions-guard, header-key.h, packet-key.h) include, of ours,
-#      only each other and lib/packet/;
+#   4. lib/flow/ (the flow leaves) includes, of ours, only lib/flow/ and
+#      lib/packet/;
 #   5. lib/packet/ (the packet leaves) includes nothing of ours outside it;
 # and, between the halves of the tree:
 #   - no file of datapath/ includes anything of ours outside datapath/;
@@ -27,13 +26,7 @@ cd "$top" || exit 1
 status=0
 
 # The folders of lib/ the build searches, in AM_CPPFLAGS's order.
-search_dirs="lib lib/packet lib/tunnels lib/afpacket lib/dpif"
-
-# The flow leaves, by path.
-flow_leaves="lib/flow-table.c lib/flow-table.h lib/flow-cache.c
-    lib/flow-cache.h lib/flow-stats.c lib/flow-stats.h lib/slot-pool.c
-    lib/slot-pool.h lib/dp-actions-guard.c lib/dp-actions-guard.h
-    lib/header-key.h lib/packet-key.h"
+search_dirs="lib lib/flow lib/packet lib/tunnels lib/afpacket lib/dpif"
 
 # The netdev type ipip, by path.
 ipip_type="lib/tunnels/netdev-ipip.c lib/tunnels/netdev-ipip.h
@@ -123,14 +116,7 @@ check() {
                  "vswitchd/ include its headers" ;;
     esac
     # Rules 3, 4 and 5.
-    if in_list "$1" "$flow_leaves"; then
-        case $3 in
-        ''|lib/packet/*) ;;
-        *) in_list "$3" "$flow_leaves" \
-               || complain "$1" "$3" "a flow leaf includes only the flow" \
-                           "leaves and lib/packet/" ;;
-        esac
-    elif in_list "$1" "$ipip_type"; then
+    if in_list "$1" "$ipip_type"; then
         case $3 in
         ''|lib/packet/*) ;;
         datapath/ovsp-ipip-uapi.h)
@@ -144,6 +130,10 @@ check() {
     else
         case $1:$3 in
         *:|*:lib/packet/*|lib/afpacket/*:lib/afpacket/*) ;;
+        lib/flow/*:lib/flow/*) ;;
+        lib/flow/*)
+            complain "$1" "$3" "lib/flow/ includes, of ours, only lib/flow/" \
+                     "and lib/packet/" ;;
         lib/afpacket/*)
             complain "$1" "$3" "a netdev type includes only its own" \
                      "files and lib/packet/" ;;
