@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* One userspace datapath instance: its ports, threads and reconfiguration. */
+
 #include <config.h>
 #include "datapath.h"
 

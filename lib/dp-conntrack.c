@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The datapath's connection tracker, OVS's conntrack, and its reassembly. */
+
 #include <config.h>
 #include "dp-conntrack.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Upcalls into ofproto from the thread that missed, and install-once. */
+
 #include <config.h>
 #include "dp-upcall.h"
 

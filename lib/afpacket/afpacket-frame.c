@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* AF_PACKET frames checked against their block and copied into packets. */
+
 #include <config.h>
 #include "afpacket-frame.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The dpif-percpu/... ovs-appctl commands of the datapath. */
+
 #include <config.h>
 #include "dp-unixctl.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Per-thread statistics of one megaflow. */
+
 #include <config.h>
 #include "flow-stats.h"
 

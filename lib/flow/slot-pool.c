@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Cache lines for per-thread statistics slots, one pool per thread. */
+
 #include <config.h>
 #include "slot-pool.h"
 

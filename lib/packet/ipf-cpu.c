@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* IPv4 and IPv6 fragment reassembly, one table per forwarding thread. */
+
 #include <config.h>
 #include "ipf-cpu.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Next-hop resolution for tunnel encapsulation: ARP, ND, snooping. */
+
 #include <config.h>
 #include "tunnel-neigh.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The geneve case of the tunnel vports (RFC 8926). */
+
 #include <config.h>
 #include "vport-geneve.h"
 

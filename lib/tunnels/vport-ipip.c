@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The ipip case of the tunnel vports: IPv4 or IPv6 inside IPv4 or IPv6. */
+
 #include <config.h>
 #include "vport-ipip.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* What the fuzz targets share: input records, packets, the check. */
+
 #include <config.h>
 #include "fuzz-common.h"
 
