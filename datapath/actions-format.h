@@ -36,24 +36,30 @@
 enum ovsp_act_type {
 	OVSP_ACT_SET_TUNNEL = 0x1000,	/* struct ovsp_act_set_tunnel. */
 	OVSP_ACT_SAMPLE,		/* struct ovsp_act_sample, then the
-					 * list's actions. */
+					 * list's actions.
+					 */
 	OVSP_ACT_CLONE,			/* struct ovsp_act_list, then the
-					 * list's actions. */
+					 * list's actions.
+					 */
 	OVSP_ACT_CHECK_PKT_LEN,		/* struct ovsp_act_check_pkt_len,
 					 * then two lists: less or equal,
-					 * then greater. */
+					 * then greater.
+					 */
 };
 
 /* ovsp_act_list.flags. */
 #define OVSP_ACT_LIST_KEEPS_KEY 0x1	/* No action in the list changes
 					 * the flow key: it can run on the
-					 * caller's. */
+					 * caller's.
+					 */
 
 /* The header of a nested list of actions; the list's executable actions
- * ('len' bytes) follow it. */
+ * ('len' bytes) follow it.
+ */
 struct ovsp_act_list {
 	u32 orig_off;		/* Offset of the list's attributes in what
-				 * userspace sent. */
+				 * userspace sent.
+				 */
 	u32 orig_len;		/* Their length. */
 	u32 len;		/* Bytes of executable actions that follow. */
 	u32 flags;		/* OVSP_ACT_LIST_*. */
@@ -74,11 +80,14 @@ struct ovsp_act_sample {
 /* OVSP_ACT_CHECK_PKT_LEN. */
 struct ovsp_act_check_pkt_len {
 	u32 pkt_len;		/* Packets up to this length take the first
-				 * list. */
+				 * list.
+				 */
 	u32 le_size;		/* Bytes of the first list, header
-				 * included. */
+				 * included.
+				 */
 	/* struct ovsp_act_list of less-or-equal, its actions, then the
-	 * same for greater. */
+	 * same for greater.
+	 */
 };
 
 /* The attributes userspace sent for 'acts'. */

@@ -68,14 +68,16 @@
 #define OVSP_KEY_SLOTS (OVSP_RECURSION_LIMIT - 2)
 
 /* 'key' with what the masked set actions write: 'val' where 'mask' has
- * ones ('val' has no bits outside 'mask', as validation checked). */
+ * ones ('val' has no bits outside 'mask', as validation checked).
+ */
 #define OVSP_MASKED(old, val, mask) ((val) | ((old) & ~(mask)))
 
 /* A flow key and whether it still describes its packet. */
 struct ovsp_key_state {
 	struct ovsp_flow_key *key;
 	bool valid;		/* False once an action changed the packet in
-				 * a way the key does not follow. */
+				 * a way the key does not follow.
+				 */
 };
 
 /* A list of executable actions and where it came from. */
@@ -90,7 +92,8 @@ struct ovsp_list_ref {
 struct ovsp_exec_ctx {
 	struct ovsp_datapath *dp;	/* The datapath the packet is in. */
 	const u8 *orig_base;		/* What userspace sent for the flow:
-					 * nested lists' orig_off base. */
+					 * nested lists' orig_off base.
+					 */
 };
 
 /* A deferred list or recirculation. */
@@ -99,7 +102,8 @@ struct ovsp_deferred {
 	struct ovsp_exec_ctx ctx;	/* Of the actions that deferred it. */
 	struct ovsp_list_ref list;	/* The list to run, unless 'recirc'. */
 	bool recirc;			/* Send 'skb' back through the
-					 * datapath with 'key' instead. */
+					 * datapath with 'key' instead.
+					 */
 	bool key_valid;			/* 'key' describes 'skb'. */
 	struct ovsp_flow_key key;	/* The packet's key. */
 };
@@ -107,12 +111,14 @@ struct ovsp_deferred {
 /* One CPU's execution state. */
 struct ovsp_exec_cpu {
 	int level;			/* Executions under way on this CPU:
-					 * 1 for a packet's own actions. */
+					 * 1 for a packet's own actions.
+					 */
 	unsigned int head;		/* Next free entry of 'fifo'. */
 	unsigned int tail;		/* Next entry of 'fifo' to run. */
 	struct ovsp_deferred fifo[OVSP_DEFERRED_FIFO_SIZE];
 	struct ovsp_flow_key keys[OVSP_KEY_SLOTS]; /* Key copies, one per
-						    * level. */
+						    * level.
+						    */
 };
 
 /* Every CPU's execution state; written only by its CPU. */
@@ -149,7 +155,8 @@ static struct ovsp_list_ref ovsp_list_of(const struct ovsp_exec_ctx *x,
 
 /* Queues 'skb' with a copy of 'ks' on this CPU's FIFO, to run list 'list'
  * (or, if NULL, to recirculate with 'recirc_id') once the outermost level
- * is done.  Consumes 'skb'.  Returns 0. */
+ * is done.  Consumes 'skb'.  Returns 0.
+ */
 static int ovsp_defer(struct ovsp_exec_cpu *cpu, const struct ovsp_exec_ctx *x,
 		      struct sk_buff *skb, const struct ovsp_key_state *ks,
 		      const struct ovsp_list_ref *list, u32 recirc_id)
@@ -183,7 +190,8 @@ static int ovsp_defer(struct ovsp_exec_cpu *cpu, const struct ovsp_exec_ctx *x,
  * validation allows (OVSP_ACTIONS_MAX_DEPTH): every nested list and every
  * recirculation runs one level deeper, directly while the level has a key
  * slot, else from the FIFO once the outermost level is done.  So one
- * ovsp_exec_list() frame per level at most (utilities/check-stack.py). */
+ * ovsp_exec_list() frame per level at most (utilities/check-stack.py).
+ */
 static int ovsp_exec_nested(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 			    struct ovsp_key_state *ks,
 			    const struct ovsp_act_list *h, u32 recirc_id,
@@ -206,7 +214,8 @@ static int ovsp_exec_nested(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 
 	/* This level's key slot, unless the list keeps the key or is last:
 	 * then it runs on 'ks' itself, which nothing after it needs
-	 * changed. */
+	 * changed.
+	 */
 	if (!h || !(last || h->flags & OVSP_ACT_LIST_KEEPS_KEY)) {
 		copy.key = &cpu->keys[cpu->level - 1];
 		copy.valid = ks->valid;
@@ -244,7 +253,8 @@ static void ovsp_run_deferred(struct ovsp_exec_cpu *cpu)
 }
 
 /* Replaces IPv4 address '*addr' of header 'iph' in 'skb' by 'new',
- * updating the IP and the TCP or UDP checksum. */
+ * updating the IP and the TCP or UDP checksum.
+ */
 static void ovsp_set_ipv4_addr(struct sk_buff *skb, struct iphdr *iph,
 			       __be32 *addr, __be32 new)
 {
@@ -275,7 +285,8 @@ static void ovsp_set_ipv4_addr(struct sk_buff *skb, struct iphdr *iph,
 
 /* The bytes from the start of 'skb' that a change of the addresses of an
  * IP header for 'proto' (an upper layer at transport offset 'th') writes:
- * the TCP or UDP checksum too, when the packet holds it. */
+ * the TCP or UDP checksum too, when the packet holds it.
+ */
 static unsigned int ovsp_l4_csum_end(const struct sk_buff *skb, u8 proto,
 				     unsigned int end)
 {
@@ -345,7 +356,8 @@ static int ovsp_set_ipv4(struct sk_buff *skb, struct ovsp_flow_key *key,
 }
 
 /* Replaces IPv6 address 'addr' of 'skb' by 'new', updating the checksum
- * of upper layer 'proto' if 'csum'. */
+ * of upper layer 'proto' if 'csum'.
+ */
 static void ovsp_set_ipv6_addr(struct sk_buff *skb, u8 proto, __be32 *addr,
 			       const __be32 *new, bool csum)
 {
@@ -376,7 +388,8 @@ static void ovsp_set_ipv6_addr(struct sk_buff *skb, u8 proto, __be32 *addr,
 }
 
 /* Replaces the 32-bit word '*word' of a header at an even offset in 'skb'
- * by 'new', keeping a CHECKSUM_COMPLETE sum right. */
+ * by 'new', keeping a CHECKSUM_COMPLETE sum right.
+ */
 static void ovsp_set_word(struct sk_buff *skb, __be32 *word, __be32 new)
 {
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
@@ -431,7 +444,8 @@ static int ovsp_set_ipv6(struct sk_buff *skb, struct ovsp_flow_key *key,
 			bool csum = proto != NEXTHDR_FRAGMENT;
 
 			/* With a routing header, the upper layer's checksum
-			 * is over the final destination, not this one. */
+			 * is over the final destination, not this one.
+			 */
 			if (csum && ipv6_ext_hdr(ip6->nexthdr))
 				csum = ipv6_find_hdr(skb, &off, NEXTHDR_ROUTING,
 						     NULL, &flags)
@@ -534,7 +548,8 @@ static int ovsp_set_udp(struct sk_buff *skb, struct ovsp_flow_key *key,
 			udp->check = CSUM_MANGLED_0;
 	} else {
 		/* No checksum, or one the pseudo-header holds without the
-		 * ports. */
+		 * ports.
+		 */
 		udp->source = src;
 		udp->dest = dst;
 	}
@@ -546,7 +561,8 @@ static int ovsp_set_udp(struct sk_buff *skb, struct ovsp_flow_key *key,
 }
 
 /* skb_checksum_ops update for CRC32c, with the kernel's built-in table
- * implementation (no dependency on libcrc32c). */
+ * implementation (no dependency on libcrc32c).
+ */
 static __wsum ovsp_crc32c_update(const void *buf, int len, __wsum crc)
 {
 	return (__force __wsum)__crc32c_le((__force u32)crc, buf, len);
@@ -567,7 +583,8 @@ static const struct skb_checksum_ops ovsp_crc32c_ops = {
 };
 
 /* The SCTP checksum that the packet from transport offset 'th' should
- * have. */
+ * have.
+ */
 static __le32 ovsp_sctp_csum(struct sk_buff *skb, unsigned int th)
 {
 	struct sctphdr *sh = (struct sctphdr *)(skb->data + th);
@@ -635,7 +652,8 @@ static int ovsp_set_eth(struct sk_buff *skb, struct ovsp_flow_key *key,
 }
 
 /* set_masked(mpls(...)) of the top label.  Returns 0 or a negative
- * errno. */
+ * errno.
+ */
 static int ovsp_set_mpls(struct sk_buff *skb, struct ovsp_flow_key *key,
 			 const __be32 *v, const __be32 *m)
 {
@@ -690,7 +708,8 @@ static int ovsp_exec_set_masked(struct sk_buff *skb, struct ovsp_flow_key *key,
 }
 
 /* Executes userspace action 'a' of list 'l': an OVS_PACKET_CMD_ACTION
- * upcall.  Its failure is the datapath's to count; the packet goes on. */
+ * upcall.  Its failure is the datapath's to count; the packet goes on.
+ */
 static void ovsp_exec_userspace(const struct ovsp_exec_ctx *x,
 				struct sk_buff *skb, struct ovsp_key_state *ks,
 				const struct nlattr *a,
@@ -760,7 +779,8 @@ static int ovsp_exec_pop_vlan(struct sk_buff *skb, struct ovsp_key_state *ks)
 
 /* Pushes MPLS label 'lse' of 'type' after the first 'mac_len' bytes
  * (before the packet if 0, which makes it a layer-3 packet).  Returns 0
- * or a negative errno. */
+ * or a negative errno.
+ */
 static int ovsp_exec_push_mpls(struct sk_buff *skb, struct ovsp_key_state *ks,
 			       __be32 lse, __be16 type, unsigned int mac_len)
 {
@@ -817,7 +837,8 @@ ovsp_check_pkt_len_list(struct sk_buff *skb,
 }
 
 /* Executes list 'l' on 'skb', whose key is 'ks'.  Consumes 'skb'.
- * Returns 0 or the negative errno of the action that dropped it. */
+ * Returns 0 or the negative errno of the action that dropped it.
+ */
 static int ovsp_exec_list(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 			  struct ovsp_key_state *ks,
 			  const struct ovsp_list_ref *l)
@@ -849,7 +870,8 @@ static int ovsp_exec_list(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 			const struct ovs_action_trunc *trunc = nla_data(a);
 
 			/* Cut at output or upcall, to the length the packet
-			 * then has at most. */
+			 * then has at most.
+			 */
 			ovsp_skb_cb(skb)->trunc_len = trunc->max_len;
 			break;
 		}
@@ -862,7 +884,8 @@ static int ovsp_exec_list(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 			break;
 		case OVS_ACTION_ATTR_METER:
 			/* A drop band's refusal ends the list, not an
-			 * error: freed as consumed, as in Linux. */
+			 * error: freed as consumed, as in Linux.
+			 */
 			if (ovsp_meter_execute(ovsp_dp_meters(x->dp), skb,
 					       nla_get_u32(a))) {
 				consume_skb(skb);
@@ -926,7 +949,8 @@ static int ovsp_exec_list(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 		}
 		case OVS_ACTION_ATTR_RECIRC:
 			/* The datapath looks the packet up again: its key
-			 * must be right. */
+			 * must be right.
+			 */
 			err = ovsp_key_refresh(skb, ks);
 			if (err)
 				break;

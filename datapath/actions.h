@@ -23,18 +23,21 @@
 struct ovsp_datapath;
 
 /* How deep actions may re-enter the datapath (recirculation, nested
- * execution), as the kernel's OVS_RECURSION_LIMIT. */
+ * execution), as the kernel's OVS_RECURSION_LIMIT.
+ */
 #define OVSP_RECURSION_LIMIT 5
 
 /* Executes 'acts' on 'skb', whose key is 'key', in datapath 'dp'.  Returns
  * 0, or a negative errno when the packet was dropped for an error (the
- * caller counts it; it never needs to free the skb). */
+ * caller counts it; it never needs to free the skb).
+ */
 int ovsp_actions_execute(struct ovsp_datapath *dp, struct sk_buff *skb,
 			 const struct ovsp_actions *acts,
 			 struct ovsp_flow_key *key);
 
 /* Module init and exit of the per-CPU state actions keep (the deferred
- * FIFOs and recursion levels). */
+ * FIFOs and recursion levels).
+ */
 int ovsp_actions_init(void);
 void ovsp_actions_exit(void);
 

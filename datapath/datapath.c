@@ -84,7 +84,8 @@ void ovsp_dp_detach_port(struct ovsp_vport *vport)
 }
 
 /* Deletes every vport of every datapath for which 'doomed' is true, given
- * 'arg', calling 'notify' for each first (ovsp_lock). */
+ * 'arg', calling 'notify' for each first (ovsp_lock).
+ */
 static void detach_ports(bool (*doomed)(const struct ovsp_vport *,
 					const void *arg),
 			 const void *arg,
@@ -124,7 +125,8 @@ struct ovsp_pids *ovsp_pids_from_nlattr(const struct nlattr *attr)
 	u32 n = len / sizeof(u32);
 
 	/* No cap but the attribute's own length (16,382 entries at most),
-	 * as the kernel's: a host may have more CPU ids than any cap. */
+	 * as the kernel's: a host may have more CPU ids than any cap.
+	 */
 	if (len < (int)sizeof(u32) || len % sizeof(u32))
 		return ERR_PTR(-EINVAL);
 	pids = kmalloc(struct_size(pids, ids, n), GFP_KERNEL);
@@ -329,7 +331,8 @@ struct ovsp_datapath *ovsp_dp_create(struct net *net, const char *name,
 		kfree(parms.pids);
 		err = PTR_ERR(local);
 		/* A name taken by another device, as the kernel's own
-		 * datapath says it. */
+		 * datapath says it.
+		 */
 		if (err == -EBUSY)
 			err = -EEXIST;
 		goto err_free;
@@ -353,7 +356,8 @@ void ovsp_dp_destroy(struct ovsp_datapath *dp)
 
 	list_del_rcu(&dp->node);
 	/* Every port but the local one, then the local one, whose device
-	 * the others are linked to. */
+	 * the others are linked to.
+	 */
 	for (i = 0; i < OVSP_PORT_HASH_BUCKETS; i++)
 		hlist_for_each_entry_safe(vport, n, &dp->ports[i], dp_node)
 			if (vport->port_no != OVSP_LOCAL)
@@ -491,7 +495,8 @@ void ovsp_dp_output(struct ovsp_datapath *dp, struct sk_buff *skb,
 	}
 	/* A reassembled datagram bigger than the device's MTU would need
 	 * refragmenting, which only conntrack makes necessary; this datapath
-	 * has none, so mru stays 0 and the MTU check in send applies. */
+	 * has none, so mru stays 0 and the MTU check in send applies.
+	 */
 	ovsp_vport_send(vport, skb, key->meta.mac_proto);
 }
 
@@ -499,7 +504,8 @@ void ovsp_dp_output(struct ovsp_datapath *dp, struct sk_buff *skb,
  * has (the flow's set(tunnel), shared), for a device to complete.  Returns
  * its tunnel info, or NULL.  As dev_fill_metadata_dst()'s unclone, but the
  * Geneve options are copied apart from the struct: one memcpy() across
- * both is a write past the field, which FORTIFY_SOURCE warns of. */
+ * both is a write past the field, which FORTIFY_SOURCE warns of.
+ */
 static struct ip_tunnel_info *egress_info_unclone(struct sk_buff *skb)
 {
 	struct metadata_dst *md = skb_metadata_dst(skb), *new;

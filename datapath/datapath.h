@@ -28,7 +28,8 @@ struct ovsp_meter_table;
 struct ovsp_vport;
 
 /* What an upcall carries besides the packet and its key
- * (OVS_PACKET_CMD_MISS or OVS_PACKET_CMD_ACTION). */
+ * (OVS_PACKET_CMD_MISS or OVS_PACKET_CMD_ACTION).
+ */
 struct ovsp_upcall_info {
 	u8 cmd;				/* OVS_PACKET_CMD_*. */
 	u16 mru;			/* OVS_PACKET_ATTR_MRU if non-zero. */
@@ -39,7 +40,8 @@ struct ovsp_upcall_info {
 					 * in per-CPU dispatch mode the
 					 * datapath uses this CPU's PID
 					 * instead (OVS 3.1 puts a placeholder
-					 * there), as the kernel does. */
+					 * there), as the kernel does.
+					 */
 	const struct nlattr *userdata;	/* OVS_PACKET_ATTR_USERDATA. */
 	const struct nlattr *actions;	/* OVS_PACKET_ATTR_ACTIONS. */
 	int actions_len;
@@ -51,21 +53,24 @@ struct ovsp_upcall_info {
 /* Looks up the flow for 'key' (already extracted from 'skb', with
  * ovsp_skb_cb(skb)->input_vport set), updates its per-CPU stats and
  * executes its actions, or sends a miss upcall.  Consumes 'skb'.  The entry
- * point from vports and from recirculation. */
+ * point from vports and from recirculation.
+ */
 void ovsp_dp_process_packet(struct sk_buff *skb, struct ovsp_flow_key *key);
 
 /* Sends 'skb' to datapath port 'port_no' of 'dp', cut to
  * ovsp_skb_cb(skb)->trunc_len (never shorter than its link-layer header),
  * honouring ->mru (refragmenting a reassembled datagram).  Consumes
  * 'skb'; a missing port, a device that is down or without carrier, or a
- * packet too big is a drop, counted on the device where there is one. */
+ * packet too big is a drop, counted on the device where there is one.
+ */
 void ovsp_dp_output(struct ovsp_datapath *dp, struct sk_buff *skb,
 		    u16 port_no, struct ovsp_flow_key *key);
 
 /* Queues 'skb' (not consumed) with 'key' to userspace as 'info' says,
  * cut to 'trunc_len' bytes unless 0 (each segment of a GSO packet).
  * Returns 0 or a negative errno; a failure is counted in the datapath's
- * n_lost. */
+ * n_lost.
+ */
 int ovsp_dp_upcall(struct ovsp_datapath *dp, struct sk_buff *skb,
 		   const struct ovsp_flow_key *key,
 		   const struct ovsp_upcall_info *info, u32 trunc_len);
@@ -74,7 +79,8 @@ int ovsp_dp_upcall(struct ovsp_datapath *dp, struct sk_buff *skb,
  * 'skb' (for the userspace action's OVS_USERSPACE_ATTR_EGRESS_TUN_PORT),
  * or NULL.  It is the skb's own metadata dst, Geneve options included
  * (ip_tunnel_info_opts()), which the device completed: valid while 'skb'
- * holds its dst. */
+ * holds its dst.
+ */
 const struct ip_tunnel_info *ovsp_dp_egress_tun_info(struct ovsp_datapath *dp,
 						     u16 port_no,
 						     struct sk_buff *skb);

@@ -29,13 +29,15 @@ struct ovsp_meter_table;
 
 /* Buckets of a datapath's port hash, and the number of port numbers:
  * 0 to 65534, since 65535 (OVSP_IN_PORT_NONE) means "no port", as the
- * kernel's DP_MAX_PORTS. */
+ * kernel's DP_MAX_PORTS.
+ */
 #define OVSP_PORT_HASH_BUCKETS 1024
 #define OVSP_MAX_PORTS 65535
 
 /* OVS_PACKET_ATTR_HASH's flag bits above the 32-bit hash, as OVS's
  * userspace reads them: a software hash, an L4 (4-tuple) hash.  (The
- * local port's number, OVSP_LOCAL, is the uapi header's.) */
+ * local port's number, OVSP_LOCAL, is the uapi header's.)
+ */
 #define OVSP_PACKET_HASH_SW_BIT (1ULL << 32)
 #define OVSP_PACKET_HASH_L4_BIT (1ULL << 33)
 
@@ -54,7 +56,8 @@ struct ovsp_dp_stats_pcpu {
 };
 
 /* A set of upcall Netlink PIDs (per CPU for the datapath, per handler
- * for a vport); immutable once published, replaced by RCU. */
+ * for a vport); immutable once published, replaced by RCU.
+ */
 struct ovsp_pids {
 	struct rcu_head rcu;		/* Deferred free. */
 	u32 n;				/* Entries in 'ids', at least 1. */
@@ -90,11 +93,13 @@ struct ovsp_datapath *ovsp_dp_create(struct net *net, const char *name,
 void ovsp_dp_destroy(struct ovsp_datapath *dp);
 void ovsp_dp_destroy_net(struct net *net);
 /* Deletes the vports of other namespaces' datapaths whose devices (moved
- * internal devices) live in 'net', calling 'notify' for each first. */
+ * internal devices) live in 'net', calling 'notify' for each first.
+ */
 void ovsp_dp_detach_net_devices(struct net *net,
 				void (*notify)(struct ovsp_vport *));
 /* The vport of a datapath of 'net' whose device, moved to another
- * namespace, is named 'name' (ovsp_lock), or NULL. */
+ * namespace, is named 'name' (ovsp_lock), or NULL.
+ */
 struct ovsp_vport *ovsp_dp_vport_moved(struct net *net, const char *name);
 struct ovsp_datapath *ovsp_dp_lookup(struct net *net, int dp_ifindex);
 struct ovsp_datapath *ovsp_dp_lookup_name(struct net *net, const char *name);
@@ -109,11 +114,13 @@ struct ovsp_vport *ovsp_dp_vport(const struct ovsp_datapath *dp, u16 port_no);
 int ovsp_dp_attach_port(struct ovsp_datapath *dp, struct ovsp_vport *vport);
 void ovsp_dp_detach_port(struct ovsp_vport *vport);
 /* Deletes every vport whose device the notifier detached, calling
- * 'notify' for each first (ovsp_lock). */
+ * 'notify' for each first (ovsp_lock).
+ */
 void ovsp_dp_reap_detached(void (*notify)(struct ovsp_vport *));
 
 /* Upcall PIDs: parse a u32 array attribute into a new set (ERR_PTR on a
- * bad length), choose one, and free one after RCU. */
+ * bad length), choose one, and free one after RCU.
+ */
 struct ovsp_pids *ovsp_pids_from_nlattr(const struct nlattr *attr);
 u32 ovsp_pids_select(const struct ovsp_pids *pids, u32 hash);
 void ovsp_pids_free_rcu(struct ovsp_pids *pids);
@@ -133,12 +140,14 @@ extern struct genl_family ovsp_ct_limit_family;
 extern struct genl_family ovsp_pcpu_family;
 
 /* Builds a vport message (vport-family.c), for notifications from the
- * device notifier's work. */
+ * device notifier's work.
+ */
 struct sk_buff *ovsp_vport_msg(struct ovsp_vport *vport, u32 portid, u32 seq,
 			       u32 flags, u8 cmd, gfp_t gfp);
 
 /* Device notifier (dp-notify.c), and the vport mcgroup's message for a
- * vport about to be deleted (ovsp_lock). */
+ * vport about to be deleted (ovsp_lock).
+ */
 int ovsp_dp_notify_init(void);
 void ovsp_dp_notify_exit(void);
 void ovsp_dp_notify_del(struct ovsp_vport *vport);

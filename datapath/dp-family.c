@@ -98,7 +98,8 @@ static struct sk_buff *dp_reply(struct ovsp_datapath *dp,
 }
 
 /* The datapath a request names: by OVS_DP_ATTR_NAME, else by the
- * header's dp_ifindex. */
+ * header's dp_ifindex.
+ */
 static struct ovsp_datapath *dp_from_request(struct genl_info *info)
 {
 	struct ovs_header *hdr = info->userhdr;

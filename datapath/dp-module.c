@@ -113,12 +113,14 @@ static void __exit ovsp_module_exit(void)
 {
 	unregister_families(ARRAY_SIZE(families));
 	/* Our ipip devices go before the datapaths, while the notifier that
-	 * detaches them from their vports is still there. */
+	 * detaches them from their vports is still there.
+	 */
 	ovsp_ipip_exit();
 	ovsp_dp_exit();
 	ovsp_dp_notify_exit();
 	/* Every call_rcu() of ours (flows, the ipip devices' cells) runs
-	 * before the code it calls goes. */
+	 * before the code it calls goes.
+	 */
 	rcu_barrier();
 	ovsp_meters_exit();
 	ovsp_actions_exit();

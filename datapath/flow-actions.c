@@ -59,9 +59,11 @@ struct ovsp_acts_builder {
 	size_t len;			/* Bytes used. */
 	size_t cap;			/* Bytes allocated. */
 	const u8 *orig;			/* nla_data() of what userspace sent:
-					 * lists' offsets are from here. */
+					 * lists' offsets are from here.
+					 */
 	struct metadata_dst **dsts;	/* Tunnel dsts taken so far, released
-					 * if the copy fails. */
+					 * if the copy fails.
+					 */
 	unsigned int n_dsts;		/* Used in 'dsts'. */
 	unsigned int max_dsts;		/* Allocated in 'dsts'. */
 	bool log;			/* Log refusals. */
@@ -71,7 +73,8 @@ struct ovsp_acts_builder {
 struct ovsp_acts_ctx {
 	const struct ovsp_flow_key *key; /* The flow's (masked) key. */
 	__be16 eth_type;		/* Ethertype; 0 once unknown (after
-					 * the last MPLS label is popped). */
+					 * the last MPLS label is popped).
+					 */
 	__be16 vlan_tci;		/* Outer TCI (VLAN_CFI_MASK if a tag). */
 	u32 mpls_labels;		/* MPLS labels on the packet. */
 	u8 mac_proto;			/* OVSP_MAC_PROTO_*. */
@@ -82,7 +85,8 @@ static int ovsp_copy_actions(struct ovsp_acts_builder *b,
 			     struct ovsp_acts_ctx *ctx, int depth);
 
 /* Makes room for 'bytes' more bytes in 'b'.  Returns 0, -EMSGSIZE past
- * OVSP_ACTIONS_MAX_SIZE, or -ENOMEM. */
+ * OVSP_ACTIONS_MAX_SIZE, or -ENOMEM.
+ */
 static int ovsp_ab_reserve(struct ovsp_acts_builder *b, size_t bytes)
 {
 	size_t need = b->len + bytes;
@@ -106,7 +110,8 @@ static int ovsp_ab_reserve(struct ovsp_acts_builder *b, size_t bytes)
 }
 
 /* Appends 'len' zero bytes to 'b', not an attribute ('len' a multiple of
- * NLA_ALIGNTO).  Returns their offset or a negative errno. */
+ * NLA_ALIGNTO).  Returns their offset or a negative errno.
+ */
 static int ovsp_ab_raw(struct ovsp_acts_builder *b, size_t len)
 {
 	int err = ovsp_ab_reserve(b, len);
@@ -120,7 +125,8 @@ static int ovsp_ab_raw(struct ovsp_acts_builder *b, size_t len)
 }
 
 /* Appends an attribute of 'type' with the 'len' bytes at 'data' (zeros if
- * NULL) to 'b'.  Returns the offset of its payload or a negative errno. */
+ * NULL) to 'b'.  Returns the offset of its payload or a negative errno.
+ */
 static int ovsp_ab_put(struct ovsp_acts_builder *b, u16 type,
 		       const void *data, size_t len)
 {
@@ -138,7 +144,8 @@ static int ovsp_ab_put(struct ovsp_acts_builder *b, u16 type,
 }
 
 /* Sets the length of the attribute whose payload is at offset 'payload'
- * to end where 'b' ends now. */
+ * to end where 'b' ends now.
+ */
 static void ovsp_ab_end_nested(struct ovsp_acts_builder *b, int payload)
 {
 	struct nlattr *nla = (struct nlattr *)(b->buf + payload - NLA_HDRLEN);
@@ -156,7 +163,8 @@ static int ovsp_ab_copy(struct ovsp_acts_builder *b, const struct nlattr *a)
 }
 
 /* Remembers 'dst' so that a failed copy releases it.  Returns 0 or
- * -ENOMEM (then 'dst' is released). */
+ * -ENOMEM (then 'dst' is released).
+ */
 static int ovsp_ab_add_dst(struct ovsp_acts_builder *b,
 			   struct metadata_dst *dst)
 {
@@ -177,7 +185,8 @@ static int ovsp_ab_add_dst(struct ovsp_acts_builder *b,
 }
 
 /* True if some action in the list nested in 'attr' may change the flow
- * key; output, userspace, recirc, trunc and meter do not. */
+ * key; output, userspace, recirc, trunc and meter do not.
+ */
 static bool ovsp_list_may_change_key(const struct nlattr *attr)
 {
 	const struct nlattr *a;
@@ -200,7 +209,8 @@ static bool ovsp_list_may_change_key(const struct nlattr *attr)
 
 /* Copies the actions nested in 'attr' after the list header reserved at
  * offset 'hdr' (which ends where 'b' ends), starting from view 'ctx' of
- * the packet.  Returns 0 or a negative errno. */
+ * the packet.  Returns 0 or a negative errno.
+ */
 static int ovsp_copy_list(struct ovsp_acts_builder *b, int hdr,
 			  const struct nlattr *attr,
 			  const struct ovsp_acts_ctx *ctx, int depth)
@@ -245,7 +255,8 @@ static int ovsp_check_userspace(const struct nlattr *a, bool log)
 			return -EINVAL;
 		}
 		/* A port number, as output's: none past u16, nor the
-		 * one that means "no port". */
+		 * one that means "no port".
+		 */
 		if (type == OVS_USERSPACE_ATTR_EGRESS_TUN_PORT &&
 		    nla_get_u32(nla) >= OVSP_IN_PORT_NONE) {
 			ovsp_fa_refuse(log, "userspace egress port %u",
@@ -263,7 +274,8 @@ static int ovsp_check_userspace(const struct nlattr *a, bool log)
 }
 
 /* Checks the Geneve options of a set(tunnel) key: each option fits, and
- * TUNNEL_CRIT_OPT is set if one is critical.  Returns 0 or -EINVAL. */
+ * TUNNEL_CRIT_OPT is set if one is critical.  Returns 0 or -EINVAL.
+ */
 static int ovsp_check_geneve_opts(struct ovsp_flow_key *key, bool log)
 {
 	unsigned int off = 0;
@@ -291,7 +303,8 @@ bad:
 
 /* Copies set(tunnel(...)) whose tunnel attribute is 'tun' as an
  * OVSP_ACT_SET_TUNNEL with a metadata dst.  Returns 0 or a negative
- * errno. */
+ * errno.
+ */
 static int ovsp_copy_set_tunnel(struct ovsp_acts_builder *b,
 				const struct nlattr *tun)
 {
@@ -358,7 +371,8 @@ static const u8 ovsp_set_lens[OVS_KEY_ATTR_MAX + 1] = {
 };
 
 /* Writes into 'mask' the mask of every writable bit of set attribute
- * 'type' ('len' bytes): what a set without a mask writes. */
+ * 'type' ('len' bytes): what a set without a mask writes.
+ */
 static void ovsp_set_full_mask(u16 type, void *mask, size_t len)
 {
 	memset(mask, 0xff, len);
@@ -377,7 +391,8 @@ static void ovsp_set_full_mask(u16 type, void *mask, size_t len)
 }
 
 /* Validates and copies set or set_masked action 'a' ('masked').
- * Returns 0 or a negative errno. */
+ * Returns 0 or a negative errno.
+ */
 static int ovsp_copy_set(struct ovsp_acts_builder *b, const struct nlattr *a,
 			 const struct ovsp_acts_ctx *ctx, bool masked)
 {
@@ -515,7 +530,8 @@ bad_field:
 }
 
 /* Validates and copies sample action 'a'.  Returns 0 or a negative
- * errno. */
+ * errno.
+ */
 static int ovsp_copy_sample(struct ovsp_acts_builder *b, const struct nlattr *a,
 			    const struct ovsp_acts_ctx *ctx, int depth)
 {
@@ -570,7 +586,8 @@ static int ovsp_copy_clone(struct ovsp_acts_builder *b, const struct nlattr *a,
 }
 
 /* Validates and copies check_pkt_len action 'a'.  Returns 0 or a negative
- * errno. */
+ * errno.
+ */
 static int ovsp_copy_check_pkt_len(struct ovsp_acts_builder *b,
 				   const struct nlattr *a,
 				   const struct ovsp_acts_ctx *ctx, int depth)
@@ -690,7 +707,8 @@ static bool ovsp_action_carried(u16 type)
 }
 
 /* Validates one action 'a' against 'ctx', which it updates, and copies
- * it.  Returns 0 or a negative errno. */
+ * it.  Returns 0 or a negative errno.
+ */
 static int ovsp_copy_action(struct ovsp_acts_builder *b,
 			    const struct nlattr *a,
 			    struct ovsp_acts_ctx *ctx, int depth)
@@ -742,7 +760,8 @@ static int ovsp_copy_action(struct ovsp_acts_builder *b,
 		break;
 	case OVS_ACTION_ATTR_METER:
 		/* Any id: a meter that does not exist lets packets
-		 * through, as in Linux. */
+		 * through, as in Linux.
+		 */
 		break;
 	case OVS_ACTION_ATTR_HASH: {
 		const struct ovs_action_hash *hash = nla_data(a);
@@ -776,7 +795,8 @@ static int ovsp_copy_action(struct ovsp_acts_builder *b,
 			ctx->mpls_labels++;
 		} else if (ctx->mac_proto == OVSP_MAC_PROTO_ETHERNET) {
 			/* Before the Ethernet header: the packet becomes
-			 * layer 3, MPLS over Ethernet. */
+			 * layer 3, MPLS over Ethernet.
+			 */
 			ctx->mpls_labels = 1;
 			ctx->mac_proto = OVSP_MAC_PROTO_NONE;
 		} else {
@@ -795,7 +815,8 @@ static int ovsp_copy_action(struct ovsp_acts_builder *b,
 			goto bad;
 		ctx->mpls_labels--;
 		/* What follows the last label is not known before a
-		 * recirculation: no more L3 set actions. */
+		 * recirculation: no more L3 set actions.
+		 */
 		ctx->eth_type = eth_p_mpls(proto) && ctx->mpls_labels ? proto
 								      : 0;
 		if (proto == htons(ETH_P_TEB))
@@ -834,7 +855,8 @@ bad:
 
 /* Validates and copies the 'len' bytes of actions at 'list', nested
  * 'depth' deep, starting from view 'ctx'.  Returns 0 or a negative
- * errno. */
+ * errno.
+ */
 static int ovsp_copy_actions(struct ovsp_acts_builder *b,
 			     const struct nlattr *list, int len,
 			     struct ovsp_acts_ctx *ctx, int depth)
@@ -921,7 +943,8 @@ size_t ovsp_actions_attr_size(const struct ovsp_actions *acts)
 }
 
 /* Releases the tunnel dsts held by the 'len' bytes of executable actions
- * at 'list'. */
+ * at 'list'.
+ */
 static void ovsp_actions_release(const struct nlattr *list, int len)
 {
 	const struct nlattr *a;

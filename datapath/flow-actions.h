@@ -26,11 +26,13 @@
 #include "flow-key.h"
 
 /* Deepest nesting of sample, clone and check_pkt_len accepted; OVS probes
- * sample nesting up to 10 deep and the kernel takes 16. */
+ * sample nesting up to 10 deep and the kernel takes 16.
+ */
 #define OVSP_ACTIONS_MAX_DEPTH 16
 
 /* Largest copy of a flow's actions, in bytes (netlink lengths are 16-bit:
- * a nested attribute cannot hold more). */
+ * a nested attribute cannot hold more).
+ */
 #define OVSP_ACTIONS_MAX_SIZE (32 * 1024)
 
 /* Validated actions, ready to execute. */
@@ -43,14 +45,16 @@ struct ovsp_actions {
 
 /* Validates the actions in 'attr' (nested OVS_ACTION_ATTR_*) for a flow
  * whose masked key is 'key' (set actions must match the key's protocols)
- * and stores a copy in '*acts'.  Returns 0 or a negative errno. */
+ * and stores a copy in '*acts'.  Returns 0 or a negative errno.
+ */
 int ovsp_actions_from_nlattrs(struct net *net, const struct nlattr *attr,
 			      const struct ovsp_flow_key *key,
 			      struct ovsp_actions **acts, bool log);
 
 /* Appends 'acts' to 'skb' as a nested attribute of type 'attrtype'
  * (OVS_FLOW_ATTR_ACTIONS, OVS_PACKET_ATTR_ACTIONS) in userspace's form.
- * Returns 0 or -EMSGSIZE. */
+ * Returns 0 or -EMSGSIZE.
+ */
 int ovsp_actions_to_nlattrs(const struct ovsp_actions *acts,
 			    struct sk_buff *skb, int attrtype);
 

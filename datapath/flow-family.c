@@ -70,7 +70,8 @@ static int parse_ufid(struct nlattr **a, struct flow_request *req)
 }
 
 /* Allocates and fills a request; KEY (with MASK if 'use_mask') is parsed
- * if present. */
+ * if present.
+ */
 static struct flow_request *parse_request(struct genl_info *info,
 					  bool use_mask, int *errp)
 {
@@ -220,7 +221,8 @@ static struct sk_buff *flow_reply(struct ovsp_datapath *dp,
 }
 
 /* The flow a request names: by UFID, else the flow without a UFID that
- * was put with the request's key. */
+ * was put with the request's key.
+ */
 static struct ovsp_flow *flow_find(struct ovsp_datapath *dp,
 				   const struct flow_request *req)
 {
@@ -233,7 +235,8 @@ static struct ovsp_flow *flow_find(struct ovsp_datapath *dp,
 
 /* The flow a NEW request meets, as the kernel's NEW looks for it: the
  * flow of its UFID (setting '*by_ufid'), else the flow its key hits as a
- * packet's would (any mask), so that a NEW never overlaps a flow. */
+ * packet's would (any mask), so that a NEW never overlaps a flow.
+ */
 static struct ovsp_flow *flow_find_for_new(struct ovsp_datapath *dp,
 					   const struct flow_request *req,
 					   bool *by_ufid)
@@ -292,7 +295,8 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	flow = flow_find_for_new(dp, req, &by_ufid);
 	if (!flow) {
 		/* Refused with -EEXIST if another flow has the same mask and
-		 * masked key. */
+		 * masked key.
+		 */
 		flow = ovsp_flow_alloc(&req->match, &req->unmasked, &req->ufid,
 				       acts);
 		acts = NULL;
@@ -309,7 +313,8 @@ static int flow_cmd_new(struct sk_buff *skb, struct genl_info *info)
 		if (info->nlhdr->nlmsg_flags & (NLM_F_CREATE | NLM_F_EXCL))
 			goto unlock;
 		/* The actions were validated against this request's key:
-		 * they replace those of the flow it names, or of none. */
+		 * they replace those of the flow it names, or of none.
+		 */
 		if (!ovsp_flow_named_by_key(flow, &req->unmasked,
 					    &req->match.range))
 			flow = by_ufid || flow->ufid.len ? NULL
@@ -371,7 +376,8 @@ static int flow_cmd_set(struct sk_buff *skb, struct genl_info *info)
 	if (!flow)
 		goto unlock;
 	/* As for NEW: actions validated against another key than the
-	 * flow's are refused. */
+	 * flow's are refused.
+	 */
 	if (acts && flow->ufid.len && !ovsp_flow_key_equal(flow, &req->match))
 		goto unlock;
 	if (acts) {
@@ -464,7 +470,8 @@ unlock:
 }
 
 /* Dumps the flows of the request's datapath, resuming at flow index
- * cb->args[0]; cb->args[1] holds the request's UFID flags. */
+ * cb->args[0]; cb->args[1] holds the request's UFID flags.
+ */
 static int flow_cmd_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ovs_header *hdr = genlmsg_data(nlmsg_data(cb->nlh));

@@ -49,15 +49,18 @@
 
 /* The IPv6 extension headers walked before giving up on finding the
  * upper-layer header.  Each is at least 8 bytes, so a 64 KiB packet could
- * chain thousands; real stacks carry a handful. */
+ * chain thousands; real stacks carry a handful.
+ */
 #define OVSP_IPV6_MAX_EXT_HDRS 32
 
 /* The TCP flags that OVS_KEY_ATTR_TCP_FLAGS carries: the low 12 bits of
- * the 16-bit word that also holds the data offset. */
+ * the 16-bit word that also holds the data offset.
+ */
 #define OVSP_TCP_FLAGS_MASK 0x0fff
 
 /* An ARP packet for IPv4 over Ethernet, the only kind with addresses in
- * the key (no public kernel header declares its variable part). */
+ * the key (no public kernel header declares its variable part).
+ */
 struct ovsp_arp_eth {
 	struct arphdr hdr;		/* Fixed part: types, lengths, op. */
 	u8 sha[ETH_ALEN];		/* Sender hardware address. */
@@ -77,7 +80,8 @@ struct ovsp_llc_snap {
 
 /* Makes the first 'len' bytes of 'skb' (from skb->data) linear.  Returns 0,
  * -EINVAL if the packet is shorter than 'len', or -ENOMEM if the pull
- * failed. */
+ * failed.
+ */
 static int ovsp_key_pull(struct sk_buff *skb, unsigned int len)
 {
 	if (unlikely(skb->len < len))
@@ -89,7 +93,8 @@ static int ovsp_key_pull(struct sk_buff *skb, unsigned int len)
 
 /* Layer 4 of an IPv4 or IPv6 packet whose transport header is set: TCP,
  * UDP and SCTP ports, TCP flags, IPv4 ICMP type and code.  A truncated
- * header leaves key->tp zero.  Returns 0 or -ENOMEM. */
+ * header leaves key->tp zero.  Returns 0 or -ENOMEM.
+ */
 static int ovsp_key_l4(struct sk_buff *skb, struct ovsp_flow_key *key)
 {
 	unsigned int th = skb_transport_offset(skb);
@@ -154,7 +159,8 @@ static int ovsp_key_l4(struct sk_buff *skb, struct ovsp_flow_key *key)
 }
 
 /* IPv4: addresses, protocol, TOS, TTL, fragment type, then layer 4.
- * Returns 0 or -ENOMEM. */
+ * Returns 0 or -ENOMEM.
+ */
 static int ovsp_key_ipv4(struct sk_buff *skb, struct ovsp_flow_key *key)
 {
 	unsigned int nh = skb_network_offset(skb);
@@ -203,7 +209,8 @@ malformed:
  * is set: the target, and the source and target link-layer address
  * options.  Options are read in place, never linearizing the packet.  A
  * truncated option list keeps what came before it; a repeated link-layer
- * option makes the whole ND part zero, as the kernel datapath does. */
+ * option makes the whole ND part zero, as the kernel datapath does.
+ */
 static void ovsp_key_nd(const struct sk_buff *skb, struct ovsp_flow_key *key)
 {
 	unsigned int off = skb_transport_offset(skb);
@@ -253,7 +260,8 @@ invalid:
  * place.  Sets key->ip.frag.  Returns the upper-layer protocol with
  * '*l4_off' its offset, NEXTHDR_FRAGMENT for a later fragment, or -1 when
  * the chain is truncated or longer than OVSP_IPV6_MAX_EXT_HDRS.  ESP ends
- * the walk, as in OVS's own parser: what follows it is encrypted. */
+ * the walk, as in OVS's own parser: what follows it is encrypted.
+ */
 static int ovsp_key_ipv6_exthdrs(const struct sk_buff *skb, unsigned int nh,
 				 u8 nexthdr, unsigned int *l4_off,
 				 struct ovsp_flow_key *key)
@@ -306,7 +314,8 @@ static int ovsp_key_ipv6_exthdrs(const struct sk_buff *skb, unsigned int nh,
 
 /* IPv6: addresses, flow label, traffic class, hop limit, fragment type,
  * the upper-layer protocol after the extension headers, then layer 4 and
- * Neighbor Discovery.  Returns 0 or -ENOMEM. */
+ * Neighbor Discovery.  Returns 0 or -ENOMEM.
+ */
 static int ovsp_key_ipv6(struct sk_buff *skb, struct ovsp_flow_key *key)
 {
 	unsigned int nh = skb_network_offset(skb);
@@ -364,7 +373,8 @@ static int ovsp_key_ipv6(struct sk_buff *skb, struct ovsp_flow_key *key)
 }
 
 /* ARP and RARP for IPv4 over Ethernet: opcode (low 8 bits), addresses.
- * Anything else leaves the fields zero.  Returns 0 or -ENOMEM. */
+ * Anything else leaves the fields zero.  Returns 0 or -ENOMEM.
+ */
 static int ovsp_key_arp(struct sk_buff *skb, struct ovsp_flow_key *key)
 {
 	const struct ovsp_arp_eth *arp;
@@ -392,7 +402,8 @@ static int ovsp_key_arp(struct sk_buff *skb, struct ovsp_flow_key *key)
 /* MPLS: the first OVSP_MPLS_LABEL_DEPTH label stack entries, read in
  * place up to the bottom of the stack, whose end becomes the inner network
  * header.  A stack that the packet ends before its bottom leaves the MPLS
- * fields zero. */
+ * fields zero.
+ */
 static void ovsp_key_mpls(struct sk_buff *skb, struct ovsp_flow_key *key)
 {
 	unsigned int off = skb_network_offset(skb);
@@ -400,7 +411,8 @@ static void ovsp_key_mpls(struct sk_buff *skb, struct ovsp_flow_key *key)
 	unsigned int n;
 
 	/* Each entry is 4 bytes and the read fails past the packet's end,
-	 * so the packet's length bounds the loop. */
+	 * so the packet's length bounds the loop.
+	 */
 	for (n = 0; ; n++) {
 		const __be32 *p;
 		__be32 buf;
@@ -421,7 +433,8 @@ static void ovsp_key_mpls(struct sk_buff *skb, struct ovsp_flow_key *key)
 }
 
 /* Layers 3 and 4, by key->eth.type, with the network header set.
- * Returns 0 or -ENOMEM. */
+ * Returns 0 or -ENOMEM.
+ */
 static int ovsp_key_l3(struct sk_buff *skb, struct ovsp_flow_key *key)
 {
 	__be16 type = key->eth.type;
@@ -441,7 +454,8 @@ static int ovsp_key_l3(struct sk_buff *skb, struct ovsp_flow_key *key)
  * bytes are linear, following an 802.3 length field into 802.2 LLC and
  * SNAP.  Sets '*nh' to the network header's offset.  Returns the type,
  * ETH_P_802_2 for 802.2 frames without an Ethertype, or 0 if a pull
- * failed. */
+ * failed.
+ */
 static __be16 ovsp_key_ethertype(struct sk_buff *skb, unsigned int off,
 				 unsigned int *nh)
 {
@@ -470,7 +484,8 @@ static __be16 ovsp_key_ethertype(struct sk_buff *skb, unsigned int off,
 /* Layer 2 of an Ethernet frame at skb->data: addresses, up to two VLAN
  * tags (the outer moved into the accelerated tag), the Ethertype; sets
  * the mac and network headers, mac_len and skb->protocol.  Returns 0,
- * -EINVAL for a runt frame, or -ENOMEM. */
+ * -EINVAL for a runt frame, or -ENOMEM.
+ */
 static int ovsp_key_eth(struct sk_buff *skb, struct ovsp_flow_key *key)
 {
 	const struct ethhdr *eth;
@@ -483,7 +498,8 @@ static int ovsp_key_eth(struct sk_buff *skb, struct ovsp_flow_key *key)
 		return err;
 	/* The mac header is wherever the packet's last user left it (a
 	 * packet from userspace has none); __skb_vlan_pop() below needs it
-	 * at skb->data, as Linux's key_extract() resets it first. */
+	 * at skb->data, as Linux's key_extract() resets it first.
+	 */
 	skb_reset_mac_header(skb);
 	eth = eth_hdr(skb);
 	ether_addr_copy(key->eth.src, eth->h_source);
@@ -536,7 +552,8 @@ static int ovsp_key_eth(struct sk_buff *skb, struct ovsp_flow_key *key)
 
 /* Extracts everything that comes from the packet's bytes (layers 2 to 4)
  * into 'key', whose metadata (mac_proto included) is set and whose other
- * fields are zero.  Returns 0 or a negative errno. */
+ * fields are zero.  Returns 0 or a negative errno.
+ */
 static int ovsp_key_packet(struct sk_buff *skb, struct ovsp_flow_key *key)
 {
 	int err;

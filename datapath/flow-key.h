@@ -30,12 +30,14 @@ struct net;
 struct nlattr;
 
 /* Labels of an MPLS stack kept in the key; OVS probes for up to this many
- * (ofproto-dpif's max_mpls_depth probe). */
+ * (ofproto-dpif's max_mpls_depth probe).
+ */
 #define OVSP_MPLS_LABEL_DEPTH 3
 
 /* key.meta.in_port of a key from userspace without OVS_KEY_ATTR_IN_PORT
  * (EXECUTE of a packet from no port; a flow matching any port): one past
- * the largest port number, as the kernel datapath's DP_MAX_PORTS. */
+ * the largest port number, as the kernel datapath's DP_MAX_PORTS.
+ */
 #define OVSP_IN_PORT_NONE 0xffff
 
 /* key.meta.mac_proto values. */
@@ -46,7 +48,8 @@ enum ovsp_mac_proto {
 
 /* One VLAN header.  'tci' has VLAN_CFI_MASK (0x1000) set when the tag is
  * present, so that a present tag with TCI 0 differs from no tag, as in the
- * ABI's OVS_KEY_ATTR_VLAN. */
+ * ABI's OVS_KEY_ATTR_VLAN.
+ */
 struct ovsp_vlan {
 	__be16 tpid;			/* ETH_P_8021Q or ETH_P_8021AD. */
 	__be16 tci;			/* TCI | VLAN_CFI_MASK, or 0. */
@@ -72,13 +75,15 @@ struct ovsp_flow_key {
 		struct ovsp_vlan vlan;	/* Outer tag. */
 		struct ovsp_vlan cvlan;	/* Inner tag (802.1ad customer). */
 		__be16 type;		/* Ethertype after the tags; for an L3
-					 * packet, the protocol. */
+					 * packet, the protocol.
+					 */
 	} eth;
 
 	/* Layer 3 common part (IPv4, IPv6; ARP puts its opcode in 'proto'). */
 	struct {
 		u8 proto;		/* IP protocol or low 8 bits of the ARP
-					 * opcode. */
+					 * opcode.
+					 */
 		u8 tos;			/* DSCP and ECN. */
 		u8 ttl;			/* TTL or hop limit. */
 		u8 frag;		/* OVS_FRAG_TYPE_*. */
@@ -117,11 +122,13 @@ struct ovsp_flow_key {
 	struct ip_tunnel_key tun_key;
 	u8 tun_opts_len;		/* Bytes used in tun_opts. */
 	u8 tun_opts[IP_TUNNEL_OPTS_MAX];	/* Geneve/vxlan/erspan options,
-						 * from the start. */
+						 * from the start.
+						 */
 } __aligned(BITS_PER_LONG / 8);
 
 /* The bytes [start, end) of a key that a mask can have non-zero; both
- * multiples of sizeof(long). */
+ * multiples of sizeof(long).
+ */
 struct ovsp_key_range {
 	u16 start;
 	u16 end;
@@ -129,7 +136,8 @@ struct ovsp_key_range {
 
 /* A match parsed from OVS_FLOW_ATTR_KEY and OVS_FLOW_ATTR_MASK: the key
  * (already masked), its mask, and the mask's range.  A plain value; the
- * flow table turns 'mask' into a shared, refcounted mask of its own. */
+ * flow table turns 'mask' into a shared, refcounted mask of its own.
+ */
 struct ovsp_flow_match {
 	struct ovsp_flow_key key;
 	struct ovsp_flow_key mask;
@@ -142,7 +150,8 @@ struct ovsp_flow_match {
  * Never reads past the packet: a header too short for its protocol
  * leaves that layer's fields zero, as the kernel datapath does.  Returns 0
  * or a negative errno (-ENOMEM if a pull failed, -EINVAL for a device type
- * we cannot carry). */
+ * we cannot carry).
+ */
 int ovsp_flow_key_extract(const struct ip_tunnel_info *tun,
 			  struct sk_buff *skb, u16 in_port,
 			  struct ovsp_flow_key *key);
@@ -150,17 +159,20 @@ int ovsp_flow_key_extract(const struct ip_tunnel_info *tun,
 /* For OVS_PACKET_CMD_EXECUTE: takes the metadata (in_port, priority,
  * skb_mark, tunnel, recirc_id, dp_hash...) from the OVS_PACKET_ATTR_KEY
  * attributes 'attr', and the rest from the packet, as
- * ovsp_flow_key_extract() does.  Returns 0 or a negative errno. */
+ * ovsp_flow_key_extract() does.  Returns 0 or a negative errno.
+ */
 int ovsp_flow_key_extract_userspace(struct net *net, const struct nlattr *attr,
 				    struct sk_buff *skb,
 				    struct ovsp_flow_key *key, bool log);
 
 /* Extracts the key of 'skb' again after actions changed it (before a
- * recirculation or an upcall), keeping the metadata in 'key'. */
+ * recirculation or an upcall), keeping the metadata in 'key'.
+ */
 int ovsp_flow_key_update(struct sk_buff *skb, struct ovsp_flow_key *key);
 
 /* Sets 'dst' to 'src' masked by 'mask', over mask's 'range' only (the rest
- * of 'dst' is zeroed when 'full' is true). */
+ * of 'dst' is zeroed when 'full' is true).
+ */
 void ovsp_flow_key_mask(struct ovsp_flow_key *dst,
 			const struct ovsp_flow_key *src,
 			const struct ovsp_flow_key *mask,

@@ -73,7 +73,8 @@ struct ovsp_key_attr_info {
 
 /* The key attributes this datapath carries.  The others (conntrack, NSH,
  * PACKET_TYPE, ND_EXTENSIONS, TUNNEL_INFO, IPV6_EXTHDRS) are refused, so
- * that ofproto-dpif's probes find them unsupported. */
+ * that ofproto-dpif's probes find them unsupported.
+ */
 static const struct ovsp_key_attr_info ovsp_key_attrs[OVS_KEY_ATTR_MAX + 1] = {
 	[OVS_KEY_ATTR_ENCAP] = { OVSP_LEN_NESTED, true },
 	[OVS_KEY_ATTR_PRIORITY] = { sizeof(u32), false },
@@ -99,7 +100,8 @@ static const struct ovsp_key_attr_info ovsp_key_attrs[OVS_KEY_ATTR_MAX + 1] = {
 };
 
 /* Payload lengths of the OVS_TUNNEL_KEY_ATTR_* types carried; 0 for a
- * flag, -1 (OVSP_LEN_*) for the variable ones. */
+ * flag, -1 (OVSP_LEN_*) for the variable ones.
+ */
 static const s16 ovsp_tun_attr_lens[OVS_TUNNEL_KEY_ATTR_MAX + 1] = {
 	[OVS_TUNNEL_KEY_ATTR_ID] = sizeof(__be64),
 	[OVS_TUNNEL_KEY_ATTR_IPV4_SRC] = sizeof(__be32),
@@ -137,21 +139,24 @@ enum ovsp_parse_mode {
 	OVSP_PARSE_KEY,		/* A flow key. */
 	OVSP_PARSE_MASK,	/* A mask, given the key it masks. */
 	OVSP_PARSE_EXACT,	/* The key's attributes, every bit taken as 1:
-				 * the exact-match mask of a key. */
+				 * the exact-match mask of a key.
+				 */
 };
 
 /* One parse of a key, a mask or an exact mask. */
 struct ovsp_key_parse {
 	struct ovsp_flow_key *out;	/* Where the values go. */
 	const struct ovsp_flow_key *key; /* The parsed key, when 'out' is a
-					  * mask. */
+					  * mask.
+					  */
 	const struct ovsp_key_attrs *attrs; /* The attributes. */
 	enum ovsp_parse_mode mode;
 	bool log;			/* Log refusals. */
 };
 
 /* All ones, the value of every attribute in OVSP_PARSE_EXACT mode; as
- * long as the longest fixed-size key attribute. */
+ * long as the longest fixed-size key attribute.
+ */
 static const u8 ovsp_ones[sizeof(struct ovs_key_ipv6)] = {
 	[0 ... sizeof(struct ovs_key_ipv6) - 1] = 0xff
 };
@@ -186,7 +191,8 @@ static u32 ovsp_attr_u32(const struct ovsp_key_parse *p,
 
 /* Parses the attributes nested in 'nla' into level 'depth' of 'attrs',
  * then the levels inside its OVS_KEY_ATTR_ENCAP.  'mask' ignores all-zero
- * attributes.  Returns 0 or -EINVAL. */
+ * attributes.  Returns 0 or -EINVAL.
+ */
 static int ovsp_parse_level(const struct nlattr *nla, int depth, bool mask,
 			    struct ovsp_key_attrs *attrs, bool log)
 {
@@ -248,7 +254,8 @@ static int ovsp_parse_level(const struct nlattr *nla, int depth, bool mask,
 }
 
 /* Parses OVS_TUNNEL_KEY_ATTR_VXLAN_OPTS 'attr' into '*gbp'.  Returns 0 or
- * -EINVAL. */
+ * -EINVAL.
+ */
 static int ovsp_vxlan_opts_from_nlattr(const struct nlattr *attr, u32 *gbp,
 				       bool log)
 {
@@ -275,7 +282,8 @@ static int ovsp_vxlan_opts_from_nlattr(const struct nlattr *attr, u32 *gbp,
 
 /* Parses the tunnel attributes nested in 'attr' into 'out' (a key or a
  * mask, by 'mode'; 'key' is the parsed key when 'out' is a mask).  Sets
- * '*bridge' for IPV4_INFO_BRIDGE.  Returns 0 or -EINVAL. */
+ * '*bridge' for IPV4_INFO_BRIDGE.  Returns 0 or -EINVAL.
+ */
 static int ovsp_tun_from_nlattr(const struct nlattr *attr,
 				struct ovsp_flow_key *out,
 				const struct ovsp_flow_key *key,
@@ -446,7 +454,8 @@ int ovsp_tunnel_key_from_nlattr(const struct nlattr *attr,
 }
 
 /* The metadata of level 0: recirc_id, dp_hash, priority, skb_mark,
- * in_port, tunnel, mac_proto.  Returns 0 or -EINVAL. */
+ * in_port, tunnel, mac_proto.  Returns 0 or -EINVAL.
+ */
 static int ovsp_key_metadata(const struct ovsp_key_parse *p)
 {
 	const struct ovsp_key_level *lv = &p->attrs->lv[0];
@@ -489,7 +498,8 @@ static int ovsp_key_metadata(const struct ovsp_key_parse *p)
 	if (a[OVS_KEY_ATTR_TUNNEL]) {
 		if (p->mode == OVSP_PARSE_EXACT) {
 			/* Userspace leaves zero tunnel fields out, but they
-			 * are matched too. */
+			 * are matched too.
+			 */
 			memset(&out->tun_key, 0xff, sizeof(out->tun_key));
 			out->meta.tun_proto = 0xff;
 			if (p->key->tun_opts_len) {
@@ -511,7 +521,8 @@ static int ovsp_key_metadata(const struct ovsp_key_parse *p)
 
 /* Layer 2 of a key or mask: Ethernet addresses, VLAN tags, Ethertype.
  * Sets '*l3' to the level that holds layers 3 and 4 (NULL if none may
- * follow).  Returns 0 or -EINVAL. */
+ * follow).  Returns 0 or -EINVAL.
+ */
 static int ovsp_key_l2(const struct ovsp_key_parse *p,
 		       const struct ovsp_key_level **l3)
 {
@@ -662,7 +673,8 @@ static int ovsp_key_l2(const struct ovsp_key_parse *p,
 /* The layer-3 and layer-4 attributes that 'key' must have (for a key) or
  * may have (for a mask 'mask', which it checks by the key's protocols),
  * as bits by type.  Attributes outside the set are refused; for a key,
- * attributes in the set are required, TCP_FLAGS excepted. */
+ * attributes in the set are required, TCP_FLAGS excepted.
+ */
 static u64 ovsp_l3_attrs(const struct ovsp_flow_key *key,
 			 const struct ovsp_flow_key *mask)
 {
@@ -825,7 +837,8 @@ static int ovsp_key_l4(const struct ovsp_key_parse *p,
 }
 
 /* The bits of the attributes in level 'lv' that are neither layer 2 nor
- * metadata. */
+ * metadata.
+ */
 static u64 ovsp_level_l3_present(const struct ovsp_key_level *lv)
 {
 	return lv->present & ~(BIT_ULL(OVS_KEY_ATTR_ENCAP) |
@@ -841,7 +854,8 @@ static u64 ovsp_level_l3_present(const struct ovsp_key_level *lv)
 }
 
 /* Parses a whole key, mask or exact mask as 'p' says.  Returns 0 or
- * -EINVAL. */
+ * -EINVAL.
+ */
 static int ovsp_key_from_attrs(const struct ovsp_key_parse *p)
 {
 	const struct ovsp_key_level *l3 = NULL;
@@ -886,7 +900,8 @@ static int ovsp_key_from_attrs(const struct ovsp_key_parse *p)
 
 	/* Layer 4 (and ND) is told apart by the layer-3 fields and the ICMP
 	 * type, so both are read before what may be there is known.  They
-	 * write only 'out', which the caller discards on an error. */
+	 * write only 'out', which the caller discards on an error.
+	 */
 	err = ovsp_key_l3(p, l3);
 	if (!err)
 		err = ovsp_key_l4(p, l3);
@@ -896,7 +911,8 @@ static int ovsp_key_from_attrs(const struct ovsp_key_parse *p)
 	/* For a key, the attributes its protocols explain; missing ones are
 	 * zero (OVS leaves TCP_FLAGS out when they are 0).  For a mask, the
 	 * layer-4 attributes need an exact IP protocol and ND an exact ICMP
-	 * type. */
+	 * type.
+	 */
 	if (p->mode == OVSP_PARSE_KEY)
 		allowed = ovsp_l3_attrs(p->out, NULL);
 	else
@@ -911,7 +927,8 @@ static int ovsp_key_from_attrs(const struct ovsp_key_parse *p)
 
 /* Checks that every metadata and Ethernet attribute of the mask 'm' is in
  * the key 'k' too (in_port and the tunnel may be masked without being in
- * the key).  Returns 0 or -EINVAL. */
+ * the key).  Returns 0 or -EINVAL.
+ */
 static int ovsp_mask_attrs_in_key(const struct ovsp_key_attrs *k,
 				  const struct ovsp_key_attrs *m, bool log)
 {
@@ -998,7 +1015,8 @@ int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
 	if (err)
 		goto out;
 	/* An exact match includes the Ethertype that an absent ETHERTYPE
-	 * (802.2) or a truncated tag implies. */
+	 * (802.2) or a truncated tag implies.
+	 */
 	if (p.mode == OVSP_PARSE_EXACT)
 		match->mask.eth.type = htons(0xffff);
 
@@ -1047,7 +1065,8 @@ out:
 
 /* Appends the OVS_TUNNEL_KEY_ATTR_* attributes of tunnel key 'tun', with
  * options 'opts' of 'opts_len' bytes, address family 'af' and
- * IP_TUNNEL_INFO_* 'mode', to 'skb'.  Returns 0 or -EMSGSIZE. */
+ * IP_TUNNEL_INFO_* 'mode', to 'skb'.  Returns 0 or -EMSGSIZE.
+ */
 static int ovsp_tun_put_attrs(struct sk_buff *skb,
 			      const struct ip_tunnel_key *tun,
 			      const void *opts, int opts_len, u8 af, u8 mode)
@@ -1124,7 +1143,8 @@ static int ovsp_tun_put_attrs(struct sk_buff *skb,
 }
 
 /* Appends OVS_KEY_ATTR_ETHERTYPE 'type' and OVS_KEY_ATTR_VLAN 'tci', then
- * opens an OVS_KEY_ATTR_ENCAP.  Returns the nest, or NULL. */
+ * opens an OVS_KEY_ATTR_ENCAP.  Returns the nest, or NULL.
+ */
 static struct nlattr *ovsp_put_vlan(struct sk_buff *skb, __be16 type,
 				    __be16 tci)
 {
@@ -1135,7 +1155,8 @@ static struct nlattr *ovsp_put_vlan(struct sk_buff *skb, __be16 type,
 }
 
 /* Appends the layer-3 and layer-4 attributes of 'out' (a key, or a mask
- * with 'is_mask') in the shape of key 'shape'.  Returns 0 or -EMSGSIZE. */
+ * with 'is_mask') in the shape of key 'shape'.  Returns 0 or -EMSGSIZE.
+ */
 static int ovsp_put_l3(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 		       const struct ovsp_flow_key *out, bool is_mask)
 {
@@ -1185,7 +1206,8 @@ static int ovsp_put_l3(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 		return 0;
 	} else if (eth_p_mpls(type)) {
 		/* As many labels as the key has: odp-util refuses an
-		 * empty MPLS attribute. */
+		 * empty MPLS attribute.
+		 */
 		unsigned int n = hweight32(shape->mpls.num_labels_mask);
 
 		n = min_t(unsigned int, n, OVSP_MPLS_LABEL_DEPTH);
@@ -1258,7 +1280,8 @@ static int ovsp_put_l3(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 }
 
 /* Appends the attributes of 'out' (a key, or a mask with 'is_mask') in
- * the shape of key 'shape'.  Returns 0 or -EMSGSIZE. */
+ * the shape of key 'shape'.  Returns 0 or -EMSGSIZE.
+ */
 static int ovsp_put_key(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 			const struct ovsp_flow_key *out, bool is_mask)
 {
@@ -1320,7 +1343,8 @@ static int ovsp_put_key(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 			if (!svlan[i]->tci && !truncated)
 				break;
 			/* A truncated tag's TPID is the Ethertype, as odp-util
-			 * writes it. */
+			 * writes it.
+			 */
 			if (is_mask)
 				type = htons(0xffff);
 			else
@@ -1335,7 +1359,8 @@ static int ovsp_put_key(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 
 		if (shape->eth.type == htons(ETH_P_802_2)) {
 			/* 802.2 has no ETHERTYPE in a key; a mask may still
-			 * match on it. */
+			 * match on it.
+			 */
 			if (is_mask && out->eth.type &&
 			    nla_put_be16(skb, OVS_KEY_ATTR_ETHERTYPE,
 					 out->eth.type))

@@ -25,25 +25,29 @@
 /* Parses OVS_FLOW_ATTR_KEY 'key' and OVS_FLOW_ATTR_MASK 'mask' (NULL: exact
  * match on every field 'key' has) into 'match', whose key is masked, and,
  * if 'unmasked' is not NULL, the key before masking into it.  Returns 0 or
- * a negative errno. */
+ * a negative errno.
+ */
 int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
 				 struct ovsp_flow_key *unmasked,
 				 const struct nlattr *key,
 				 const struct nlattr *mask, bool log);
 
 /* Appends 'key' as a nested attribute of type 'attrtype' (OVS_FLOW_ATTR_KEY,
- * OVS_PACKET_ATTR_KEY) to 'skb'.  Returns 0 or -EMSGSIZE. */
+ * OVS_PACKET_ATTR_KEY) to 'skb'.  Returns 0 or -EMSGSIZE.
+ */
 int ovsp_flow_key_to_nlattrs(const struct ovsp_flow_key *key,
 			     struct sk_buff *skb, int attrtype);
 
 /* Appends 'mask' of 'key' as OVS_FLOW_ATTR_MASK to 'skb', in the form
- * odp-util expects for a mask.  Returns 0 or -EMSGSIZE. */
+ * odp-util expects for a mask.  Returns 0 or -EMSGSIZE.
+ */
 int ovsp_flow_mask_to_nlattrs(const struct ovsp_flow_key *key,
 			      const struct ovsp_flow_key *mask,
 			      struct sk_buff *skb);
 
 /* Appends 'tun' (with its options) as a nested OVS_KEY_ATTR_TUNNEL of type
- * 'attrtype' to 'skb': used for OVS_PACKET_ATTR_EGRESS_TUN_KEY. */
+ * 'attrtype' to 'skb': used for OVS_PACKET_ATTR_EGRESS_TUN_KEY.
+ */
 int ovsp_tunnel_info_to_nlattrs(struct sk_buff *skb, int attrtype,
 				const struct ip_tunnel_info *tun);
 
@@ -53,7 +57,8 @@ int ovsp_tunnel_info_to_nlattrs(struct sk_buff *skb, int attrtype,
  * presence of OVS_KEY_ATTR_ETHERNET implies, with eth.type from
  * OVS_KEY_ATTR_ETHERTYPE for a layer-3 packet.  The other attributes are
  * checked for type and length only.  For ovsp_flow_key_extract_userspace().
- * Returns 0 or a negative errno. */
+ * Returns 0 or a negative errno.
+ */
 int ovsp_flow_metadata_from_nlattrs(const struct nlattr *attr,
 				    struct ovsp_flow_key *key, bool log);
 
@@ -61,13 +66,15 @@ int ovsp_flow_metadata_from_nlattrs(const struct nlattr *attr,
  * argument of a set(tunnel(...)) action) into key->tun_key, tun_opts,
  * tun_opts_len and meta.tun_proto, with the checks of a flow key's tunnel;
  * '*bridge' tells whether OVS_TUNNEL_KEY_ATTR_IPV4_INFO_BRIDGE was given.
- * For flow-actions.c.  Returns 0 or a negative errno. */
+ * For flow-actions.c.  Returns 0 or a negative errno.
+ */
 int ovsp_tunnel_key_from_nlattr(const struct nlattr *attr,
 				struct ovsp_flow_key *key, bool *bridge,
 				bool log);
 
 /* An upper bound on the bytes ovsp_flow_key_to_nlattrs() or
- * ovsp_flow_mask_to_nlattrs() can write, for sizing replies. */
+ * ovsp_flow_mask_to_nlattrs() can write, for sizing replies.
+ */
 size_t ovsp_flow_key_attr_size(void);
 
 #endif

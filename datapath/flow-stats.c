@@ -18,24 +18,28 @@
 
 /* The ablation switch: every CPU adds to slot 0's shared part under its
  * lock, one slot per flow, as the per-NUMA-node design of 2014 did on a
- * one-node machine. */
+ * one-node machine.
+ */
 static bool flow_stats_one_slot;
 module_param(flow_stats_one_slot, bool, 0644);
 MODULE_PARM_DESC(flow_stats_one_slot,
 		 "Count every CPU's hits in one stats slot per flow, under a lock (ablation of per-CPU slots)");
 
 /* A clear generation steps by 2, so that a slot's stamp is odd only while
- * its writer zeroes it (SLOT_ZEROING), never equal to a generation. */
+ * its writer zeroes it (SLOT_ZEROING), never equal to a generation.
+ */
 #define GEN_STEP 2
 #define SLOT_ZEROING 1UL
 
 /* One CPU's share of a flow's statistics, or slot 0's shared part; from a
  * SLAB_HWCACHE_ALIGN cache, so that no two slots share a cache line.  One
- * writer at a time (see flow-stats.h); readers take no lock. */
+ * writer at a time (see flow-stats.h); readers take no lock.
+ */
 struct ovsp_flow_stats_slot {
 	struct u64_stats_sync syncp;	/* Around each write (32-bit). */
 	unsigned long gen;		/* The flow's generation these counts
-					 * belong to, or SLOT_ZEROING. */
+					 * belong to, or SLOT_ZEROING.
+					 */
 	u64 n_packets;			/* Packets counted. */
 	u64 n_bytes;			/* Bytes counted. */
 	unsigned long used;		/* Jiffies of the last hit, or 0. */
@@ -43,26 +47,32 @@ struct ovsp_flow_stats_slot {
 };
 
 /* Slot 0's shared part: the hits of a CPU without a slot of its own, and
- * every hit under the ablation switch. */
+ * every hit under the ablation switch.
+ */
 struct ovsp_flow_stats_shared {
 	spinlock_t lock;		/* Serializes the writers of 'slot', and
-					 * of the flow's mask. */
+					 * of the flow's mask.
+					 */
 	struct ovsp_flow_stats_slot slot;	/* Counted under 'lock'. */
 };
 
 /* A flow's stats: its clear generation, slot 0's shared part, the mask of
  * existing slots, then one RCU pointer per possible CPU.  Allocated once
  * with the flow, sized from nr_cpu_ids; read by every CPU on every hit,
- * written only by slot creation and clears. */
+ * written only by slot creation and clears.
+ */
 struct ovsp_flow_stats {
 	unsigned long gen;		/* Advanced by GEN_STEP on each clear;
-					 * slots of another count as zero. */
+					 * slots of another count as zero.
+					 */
 	struct ovsp_flow_stats_shared *shared;	/* Never NULL. */
 	struct cpumask *cpu_used;	/* CPUs whose slot exists; written
-					 * under shared->lock. */
+					 * under shared->lock.
+					 */
 	struct ovsp_flow_stats_slot __rcu *slots[];	/* nr_cpu_ids
 							 * entries, then the
-							 * mask's bits. */
+							 * mask's bits.
+							 */
 };
 
 /* Where the slots and the shared parts come from. */
@@ -102,7 +112,8 @@ bool ovsp_flow_stats_one_slot(void)
 
 /* Bytes of a struct ovsp_flow_stats: the pointer array, then the mask's
  * bits, as many as the cpumask operations read (cpumask_size(): all of
- * NR_CPUS's without CONFIG_CPUMASK_OFFSTACK, not only nr_cpu_ids). */
+ * NR_CPUS's without CONFIG_CPUMASK_OFFSTACK, not only nr_cpu_ids).
+ */
 static size_t stats_size(void)
 {
 	return sizeof(struct ovsp_flow_stats)
@@ -162,21 +173,23 @@ void ovsp_flow_stats_free(struct ovsp_flow_stats *stats)
 /* Zeroes 'slot' for generation 'gen', inside its writer's
  * u64_stats_update_begin().  The odd stamp first, so that a reader that
  * sees any of the zeroes sees the stamp change on its second look; 'gen'
- * last, after the zeroes, for readers that look with 'gen'. */
+ * last, after the zeroes, for readers that look with 'gen'.
+ */
 static noinline void slot_zero(struct ovsp_flow_stats_slot *slot,
 			       unsigned long gen)
 {
 	WRITE_ONCE(slot->gen, SLOT_ZEROING);
-	smp_wmb();
+	smp_wmb();	/* The odd stamp before the zeroes. */
 	WRITE_ONCE(slot->n_packets, 0);
 	WRITE_ONCE(slot->n_bytes, 0);
 	WRITE_ONCE(slot->used, 0);
 	WRITE_ONCE(slot->tcp_flags, 0);
-	smp_store_release(&slot->gen, gen);
+	smp_store_release(&slot->gen, gen);	/* 'gen' after the zeroes. */
 }
 
 /* Adds one packet to 'slot', whose counts belong to the flow's
- * generation, inside u64_stats_update_begin(). */
+ * generation, inside u64_stats_update_begin().
+ */
 static __always_inline void slot_count(struct ovsp_flow_stats_slot *slot,
 				       __be16 tcp_flags, unsigned int len)
 {
@@ -188,7 +201,8 @@ static __always_inline void slot_count(struct ovsp_flow_stats_slot *slot,
 
 /* Adds one packet to 'slot' for generation 'gen', zeroing it first if its
  * counts belong to another.  Only the slot's one writer calls this: its
- * owner CPU, or the holder of the shared part's lock. */
+ * owner CPU, or the holder of the shared part's lock.
+ */
 static void slot_add(struct ovsp_flow_stats_slot *slot, unsigned long gen,
 		     __be16 tcp_flags, unsigned int len)
 {
@@ -201,7 +215,8 @@ static void slot_add(struct ovsp_flow_stats_slot *slot, unsigned long gen,
 
 /* Tries to give CPU 'cpu' its own slot, counting this packet in it.
  * Called with the shared part's lock held, so that only one CPU at a time
- * sets bits in the mask.  Returns false if the allocation failed. */
+ * sets bits in the mask.  Returns false if the allocation failed.
+ */
 static bool slot_create(struct ovsp_flow_stats *stats, unsigned int cpu,
 			unsigned long gen, __be16 tcp_flags, unsigned int len)
 {
@@ -227,7 +242,8 @@ static bool slot_create(struct ovsp_flow_stats *stats, unsigned int cpu,
  * this CPU's slot since a clear, which zeroes it; the CPU's first hit of
  * the flow, which allocates its slot; a hit that goes to the shared part
  * (a failed allocation, or the ablation switch).  Out of line, so that the
- * usual update needs no stack frame. */
+ * usual update needs no stack frame.
+ */
 static noinline void update_slow(struct ovsp_flow_stats *stats,
 				 __be16 tcp_flags, unsigned int len)
 {
@@ -246,7 +262,8 @@ static noinline void update_slow(struct ovsp_flow_stats *stats,
 
 	spin_lock(&shared->lock);
 	/* Read under the lock: the last holder's generation or a newer one,
-	 * so that the shared part never goes back to an older one. */
+	 * so that the shared part never goes back to an older one.
+	 */
 	gen = READ_ONCE(stats->gen);
 	if (!ovsp_flow_stats_one_slot()
 	    && !rcu_access_pointer(stats->slots[cpu])
@@ -277,7 +294,8 @@ void ovsp_flow_stats_update(struct ovsp_flow_stats *stats, __be16 tcp_flags,
 
 /* Adds 'slot' into 'info' if its counts belong to generation 'gen'.
  * Lock-free: the stamp is read before and after the counters, so that
- * counts being zeroed for a newer generation are not mixed in. */
+ * counts being zeroed for a newer generation are not mixed in.
+ */
 static void slot_read(const struct ovsp_flow_stats_slot *slot,
 		      unsigned long gen, struct ovsp_flow_stats_info *info)
 {
@@ -286,7 +304,7 @@ static void slot_read(const struct ovsp_flow_stats_slot *slot,
 	unsigned int start;
 	__be16 flags;
 
-	if (smp_load_acquire(&slot->gen) != gen)
+	if (smp_load_acquire(&slot->gen) != gen)	/* Stamp, then counts. */
 		return;
 	do {
 		start = u64_stats_fetch_begin(&slot->syncp);
@@ -295,7 +313,7 @@ static void slot_read(const struct ovsp_flow_stats_slot *slot,
 		used = READ_ONCE(slot->used);
 		flags = READ_ONCE(slot->tcp_flags);
 	} while (u64_stats_fetch_retry(&slot->syncp, start));
-	smp_rmb();
+	smp_rmb();	/* Counts, then the stamp again. */
 	if (READ_ONCE(slot->gen) != gen)
 		return;
 
@@ -368,7 +386,8 @@ u64 ovsp_flow_stats_used_ms(unsigned long used)
 	if (!used)
 		return 0;
 	/* OVS reads USED as monotonic milliseconds with the seconds cut to
-	 * 32 bits, as its time_msec() computes them. */
+	 * 32 bits, as its time_msec() computes them.
+	 */
 	ktime_get_ts64(&now);
 	now_ms = (u64)(u32)now.tv_sec * MSEC_PER_SEC + now.tv_nsec / NSEC_PER_MSEC;
 	idle_ms = jiffies_to_msecs(jiffies - used);

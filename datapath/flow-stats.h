@@ -71,15 +71,18 @@ int ovsp_flow_stats_init(void);
 void ovsp_flow_stats_exit(void);
 
 /* Allocates the stats of a new flow with slot 0 (process context, may
- * sleep).  Returns NULL on allocation failure. */
+ * sleep).  Returns NULL on allocation failure.
+ */
 struct ovsp_flow_stats *ovsp_flow_stats_alloc(void);
 
 /* Frees 'stats' and its slots; NULL is fine.  Only after an RCU grace
- * period since the flow was unpublished. */
+ * period since the flow was unpublished.
+ */
 void ovsp_flow_stats_free(struct ovsp_flow_stats *stats);
 
 /* Counts one packet of 'len' bytes with TCP flags 'tcp_flags' on the
- * current CPU.  Packet path: softirq or BHs disabled, under RCU. */
+ * current CPU.  Packet path: softirq or BHs disabled, under RCU.
+ */
 void ovsp_flow_stats_update(struct ovsp_flow_stats *stats, __be16 tcp_flags,
 			    unsigned int len);
 
@@ -88,24 +91,28 @@ void ovsp_flow_stats_get(const struct ovsp_flow_stats *stats,
 			 struct ovsp_flow_stats_info *info);
 
 /* Copies CPU 'cpu''s slot into 'info' (slot 0 with the shared part);
- * returns false if it has none. */
+ * returns false if it has none.
+ */
 bool ovsp_flow_stats_get_slot(const struct ovsp_flow_stats *stats,
 			      unsigned int cpu,
 			      struct ovsp_flow_stats_info *info);
 
 /* Zeroes every slot as readers see them (OVS_FLOW_ATTR_CLEAR), without
- * writing any: see the contract above.  One call at a time per flow. */
+ * writing any: see the contract above.  One call at a time per flow.
+ */
 void ovsp_flow_stats_clear(struct ovsp_flow_stats *stats);
 
 /* Slot allocations that failed, each a packet counted in slot 0's shared
- * part, summed over CPUs. */
+ * part, summed over CPUs.
+ */
 u64 ovsp_flow_stats_alloc_failures(void);
 
 /* True when the ablation switch puts every CPU on slot 0's shared part. */
 bool ovsp_flow_stats_one_slot(void);
 
 /* Converts a slot's 'used' jiffies to OVS_FLOW_ATTR_USED's monotonic
- * milliseconds (0 stays 0). */
+ * milliseconds (0 stays 0).
+ */
 u64 ovsp_flow_stats_used_ms(unsigned long used);
 
 #endif

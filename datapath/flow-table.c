@@ -29,7 +29,8 @@ struct ovsp_flow_mask {
 	struct rhashtable_params params;	/* How 'flows' hashes. */
 	struct rcu_work free_work;	/* Deferred destruction. */
 	struct ovsp_key_range range;	/* Bytes of 'key' that may be
-					 * non-zero. */
+					 * non-zero.
+					 */
 	struct ovsp_flow_key key;	/* The mask itself. */
 };
 
@@ -41,7 +42,8 @@ struct mask_array {
 };
 
 /* One entry of a CPU's masks cache: the mask that last matched a packet
- * with this skb hash. */
+ * with this skb hash.
+ */
 struct mask_cache_entry {
 	u32 skb_hash;			/* 0: empty. */
 	u32 mask_index;			/* In the masks array. */
@@ -296,7 +298,8 @@ struct ovsp_flow *ovsp_flow_table_find_ufid(struct ovsp_flow_table *table,
 }
 
 /* A mask's range, made non-empty: an all-wildcard mask still hashes one
- * (zero) long. */
+ * (zero) long.
+ */
 static struct ovsp_key_range mask_range(const struct ovsp_key_range *r)
 {
 	struct ovsp_key_range range = *r;
@@ -588,7 +591,8 @@ err_remove:
 	rhashtable_remove_fast(&mask->flows, &flow->mask_node, mask->params);
 	/* The flow may have been seen by a lookup: the caller's free must
 	 * then wait for RCU, which ovsp_flow_free() after synchronize_rcu()
-	 * gives. */
+	 * gives.
+	 */
 	synchronize_rcu();
 err_mask:
 	flow->mask = NULL;

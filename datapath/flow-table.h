@@ -36,7 +36,8 @@ struct ovsp_flow_mask;
 #define OVSP_FLOW_TABLE_MAX_MASKS 16384
 
 /* Default entries of the per-CPU masks cache, as the kernel's, and the
- * largest accepted (the per-CPU allocator's unit bounds it). */
+ * largest accepted (the per-CPU allocator's unit bounds it).
+ */
 #define OVSP_MASK_CACHE_DEFAULT 256
 #define OVSP_MASK_CACHE_MAX 4096
 
@@ -45,14 +46,16 @@ struct ovsp_flow_mask;
 
 /* A flow's unique identifier from userspace; len 0 means "none", and the
  * flow is then known by its key as it was put (its 'unmasked' key), as in
- * the kernel's datapath. */
+ * the kernel's datapath.
+ */
 struct ovsp_flow_ufid {
 	u32 len;			/* 0..OVSP_UFID_MAX_LEN. */
 	u8 id[OVSP_UFID_MAX_LEN];	/* Zero-padded after 'len'. */
 };
 
 /* One megaflow.  Immutable once inserted, but for 'acts' (replaced under
- * ovsp_lock, freed after RCU) and the stats (flow-stats.h). */
+ * ovsp_lock, freed after RCU) and the stats (flow-stats.h).
+ */
 struct ovsp_flow {
 	struct rhash_head mask_node;	/* In its mask's table. */
 	struct rhash_head ufid_node;	/* In the UFID table, if it has one. */
@@ -63,19 +66,23 @@ struct ovsp_flow {
 	struct ovsp_actions __rcu *acts;	/* What to do with hits. */
 	struct ovsp_flow_stats *stats;	/* Per-CPU hit counts. */
 	struct ovsp_flow_key *unmasked;	/* Without a UFID: the key as put,
-					 * its identifier; else NULL. */
+					 * its identifier; else NULL.
+					 */
 	struct ovsp_flow_key key;	/* Masked key; hashed over the mask's
-					 * range.  Last: it is large. */
+					 * range.  Last: it is large.
+					 */
 };
 
 /* Creates and destroys a table (process context).  Destroy frees every
- * flow after RCU. */
+ * flow after RCU.
+ */
 struct ovsp_flow_table *ovsp_flow_table_create(void);
 void ovsp_flow_table_destroy(struct ovsp_flow_table *table);
 
 /* Packet path: the flow that 'key' hits, or NULL.  Adds to '*n_mask_hit'
  * the masks probed, and sets '*cache_hit' if the masks cache found it.
- * 'skb_hash' (0: none) indexes the masks cache. */
+ * 'skb_hash' (0: none) indexes the masks cache.
+ */
 struct ovsp_flow *ovsp_flow_table_lookup(struct ovsp_flow_table *table,
 					 const struct ovsp_flow_key *key,
 					 u32 skb_hash, u32 *n_mask_hit,
@@ -84,7 +91,8 @@ struct ovsp_flow *ovsp_flow_table_lookup(struct ovsp_flow_table *table,
 /* Control path (ovsp_lock): the flow with 'ufid'; the flow without a UFID
  * that was put with key 'unmasked' (whatever its mask, as the kernel's
  * exact lookup); or NULL.  Neither is a packet's lookup: a flow that
- * merely matches the key is not found. */
+ * merely matches the key is not found.
+ */
 struct ovsp_flow *ovsp_flow_table_find_ufid(struct ovsp_flow_table *table,
 					    const struct ovsp_flow_ufid *ufid);
 struct ovsp_flow *
@@ -94,20 +102,23 @@ ovsp_flow_table_find_unmasked(struct ovsp_flow_table *table,
 /* True if a NEW with key 'unmasked', whose mask covers 'range', names
  * 'flow' as the kernel's ovs_flow_cmp() has it: a flow with a UFID if its
  * masked key is 'unmasked' over 'range', a flow without one if it was put
- * with 'unmasked'. */
+ * with 'unmasked'.
+ */
 bool ovsp_flow_named_by_key(const struct ovsp_flow *flow,
 			    const struct ovsp_flow_key *unmasked,
 			    const struct ovsp_key_range *range);
 
 /* True if 'flow' has the masked key of 'match' (whatever the masks: the
- * key that actions are validated against). */
+ * key that actions are validated against).
+ */
 bool ovsp_flow_key_equal(const struct ovsp_flow *flow,
 			 const struct ovsp_flow_match *match);
 
 /* Allocates a flow for 'match' with 'ufid' (may be NULL) and 'acts' (which
  * it takes over), not yet in any table; without a UFID, 'unmasked' (the
  * key as put) becomes its identifier.  Returns NULL on allocation failure
- * (and frees 'acts'). */
+ * (and frees 'acts').
+ */
 struct ovsp_flow *ovsp_flow_alloc(const struct ovsp_flow_match *match,
 				  const struct ovsp_flow_key *unmasked,
 				  const struct ovsp_flow_ufid *ufid,
@@ -117,7 +128,8 @@ void ovsp_flow_free(struct ovsp_flow *flow);
 
 /* Inserts 'flow' with the mask of 'match'.  Returns 0, -E2BIG if a limit
  * was reached, -EEXIST if a flow with the same mask and masked key or the
- * same UFID exists, or -ENOMEM.  On error the flow is not freed. */
+ * same UFID exists, or -ENOMEM.  On error the flow is not freed.
+ */
 int ovsp_flow_table_insert(struct ovsp_flow_table *table,
 			   struct ovsp_flow *flow,
 			   const struct ovsp_flow_match *match);
@@ -130,11 +142,13 @@ void ovsp_flow_table_remove(struct ovsp_flow_table *table,
 void ovsp_flow_table_flush(struct ovsp_flow_table *table);
 
 /* Replaces the actions of 'flow' with 'acts'; frees the old ones after
- * RCU. */
+ * RCU.
+ */
 void ovsp_flow_set_actions(struct ovsp_flow *flow, struct ovsp_actions *acts);
 
 /* For dumps, under RCU: the first flow whose index is at least '*index',
- * setting '*index' to its index, or NULL at the end. */
+ * setting '*index' to its index, or NULL at the end.
+ */
 struct ovsp_flow *ovsp_flow_table_next(struct ovsp_flow_table *table,
 				       unsigned long *index);
 
@@ -148,7 +162,8 @@ u64 ovsp_flow_table_n_refused(const struct ovsp_flow_table *table);
 
 /* The masks cache: entries per CPU (0 turns it off).  Set returns 0,
  * -EINVAL for a size that is not a power of two, -ERANGE above
- * OVSP_MASK_CACHE_MAX, or -ENOMEM. */
+ * OVSP_MASK_CACHE_MAX, or -ENOMEM.
+ */
 u32 ovsp_flow_table_mask_cache_size(const struct ovsp_flow_table *table);
 int ovsp_flow_table_set_mask_cache_size(struct ovsp_flow_table *table,
 					u32 size);

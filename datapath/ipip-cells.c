@@ -36,7 +36,8 @@
 #include "ipip.h"
 
 /* What ovsp_ipip_cells_free() hands to call_rcu(), allocated with the
- * cells. */
+ * cells.
+ */
 struct ovsp_ipip_cells_rcu {
 	struct rcu_head rcu;
 	struct ovsp_ipip_cell __percpu *cells;	/* To free. */
@@ -156,7 +157,8 @@ void ovsp_ipip_cells_free(struct ovsp_ipip *t)
 {
 	/* ovsp_ipip_cells_stop() ran (ndo_uninit, or the undoing of a failed
 	 * registration): nothing new reaches the cells, but a reader of the
-	 * device's NAPI list may still be at one until a grace period. */
+	 * device's NAPI list may still be at one until a grace period.
+	 */
 	if (!t->cells_rcu)
 		return;
 	t->cells_rcu->cells = t->cells;

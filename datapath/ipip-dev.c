@@ -45,12 +45,14 @@
 #include "ipip.h"
 
 /* Buckets of a namespace's table: as ip_tunnel's, 128.  A namespace with
- * more devices than that has longer chains, for its own packets only. */
+ * more devices than that has longer chains, for its own packets only.
+ */
 #define IPIP_HASH_BITS 7
 #define IPIP_HASH_SIZE (1 << IPIP_HASH_BITS)
 
 /* One namespace's devices (net_generic(net, ipip_net_id)), hashed by
- * (local, remote).  Written under RTNL; read under RCU. */
+ * (local, remote).  Written under RTNL; read under RCU.
+ */
 struct ipip_net {
 	struct hlist_head devs[IPIP_HASH_SIZE];
 };
@@ -71,7 +73,8 @@ static struct hlist_head *ipip_bucket(const struct net *net, __be32 local,
 }
 
 /* The device of 'net' configured with exactly 'local' and 'remote' (0
- * meaning any), or NULL.  RCU or RTNL. */
+ * meaning any), or NULL.  RCU or RTNL.
+ */
 static struct ovsp_ipip *ipip_find(const struct net *net, __be32 local,
 				   __be32 remote)
 {
@@ -86,7 +89,8 @@ static struct ovsp_ipip *ipip_find(const struct net *net, __be32 local,
 }
 
 /* Whether 't' may take a packet: it exists and, if 'attached', is a port
- * of a datapath. */
+ * of a datapath.
+ */
 static bool ipip_usable(const struct ovsp_ipip *t, bool attached)
 {
 	return t && (!attached || netif_is_ovs_port(t->dev));
@@ -107,7 +111,8 @@ struct ovsp_ipip *ovsp_ipip_lookup(const struct net *net, __be32 local,
 
 	/* Most specific first: remote exact, local exact, both any.  A key
 	 * with a 0 address of the packet's would be a less specific one's,
-	 * so it is skipped. */
+	 * so it is skipped.
+	 */
 	if (remote) {
 		t = ipip_find(net, 0, remote);
 		if (ipip_usable(t, attached))
@@ -302,7 +307,8 @@ static const struct nla_policy ipip_policy[OVSP_IPIP_ATTR_MAX + 1] = {
 };
 
 /* Checks that 'data''s attribute 'type', if present, is exactly 'len'
- * bytes (rtnetlink's lenient parse lets longer ones through). */
+ * bytes (rtnetlink's lenient parse lets longer ones through).
+ */
 static int check_len(struct nlattr *data[], int type, int len,
 		     struct netlink_ext_ack *extack)
 {
@@ -399,7 +405,8 @@ static int conf_check_unique(const struct net *net,
 }
 
 /* Applies 'c' to 't', in its namespace's table (RTNL), moving it to the
- * bucket of its new addresses if they change. */
+ * bucket of its new addresses if they change.
+ */
 static void conf_apply(struct ovsp_ipip *t, const struct ipip_conf *c)
 {
 	bool move = t->local != c->local || t->remote != c->remote;
@@ -500,7 +507,8 @@ static struct rtnl_link_ops ipip_link_ops __read_mostly = {
 
 /* A dying namespace's devices go before its table: ours is a pernet
  * device op registered after default_device_exit_batch's, so it runs
- * first, while they are still there. */
+ * first, while they are still there.
+ */
 static void __net_exit ipip_net_exit_batch(struct list_head *net_list)
 {
 	struct net *net;
@@ -547,7 +555,8 @@ int ovsp_ipip_dev_init(void)
 void ovsp_ipip_dev_exit(void)
 {
 	/* Deletes every device of ours, through dellink; then the tables,
-	 * empty. */
+	 * empty.
+	 */
 	rtnl_link_unregister(&ipip_link_ops);
 	unregister_pernet_device(&ipip_net_ops);
 }
@@ -568,7 +577,8 @@ int ovsp_ipip_init(void)
 void ovsp_ipip_exit(void)
 {
 	/* No new packets first (xfrm4_tunnel_deregister waits for the
-	 * handlers running), then the devices. */
+	 * handlers running), then the devices.
+	 */
 	ovsp_ipip_rcv_exit();
 	ovsp_ipip_dev_exit();
 }

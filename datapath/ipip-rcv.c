@@ -48,7 +48,8 @@
 
 /* Checks that 'skb', at its network header, holds one whole IPv4 datagram
  * (bytes after its total length are trimmed off, as ip_rcv does).
- * Returns 0 or a negative errno. */
+ * Returns 0 or a negative errno.
+ */
 static int check_inner(struct sk_buff *skb)
 {
 	const struct iphdr *iph;
@@ -72,7 +73,8 @@ static int check_inner(struct sk_buff *skb)
 }
 
 /* tunnel4's handler for our devices of kind 'match': 'skb''s data is at
- * the inner header, its network header the outer one. */
+ * the inner header, its network header the outer one.
+ */
 static int ipip_rcv(struct sk_buff *skb, enum ovsp_ipip_match match)
 {
 	const struct iphdr *outer = ip_hdr(skb);
@@ -100,7 +102,8 @@ static int ipip_rcv(struct sk_buff *skb, enum ovsp_ipip_match match)
 		goto drop;
 	}
 	/* Nothing to pull; sets the protocol, scrubs, clears the offloads
-	 * that belonged to the outer packet. */
+	 * that belonged to the outer packet.
+	 */
 	if (iptunnel_pull_header(skb, 0, htons(ETH_P_IP), false)) {
 		ovsp_ipip_count(t, OVSP_IPIP_STAT_RX_DROP_NOMEM);
 		goto drop;
@@ -142,7 +145,8 @@ drop:
 
 /* tunnel4's error handler for our devices of kind 'match': 'skb''s data
  * is the outer IPv4 header of the packet the error is about (at least 8
- * bytes after it, checked by icmp_unreach). */
+ * bytes after it, checked by icmp_unreach).
+ */
 static int ipip_err(struct sk_buff *skb, u32 info, enum ovsp_ipip_match match)
 {
 	const struct iphdr *iph = (const struct iphdr *)skb->data;
@@ -164,7 +168,8 @@ static int ipip_err(struct sk_buff *skb, u32 info, enum ovsp_ipip_match match)
 		ovsp_ipip_count(t, OVSP_IPIP_STAT_ICMP_REDIRECT);
 	}
 	/* Anything else is no business of a tunnel without a fixed remote
-	 * to report errors for (as ipip.ko for collect_md devices). */
+	 * to report errors for (as ipip.ko for collect_md devices).
+	 */
 	return 0;
 }
 

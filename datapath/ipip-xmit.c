@@ -59,7 +59,8 @@ struct encap_params {
 };
 
 /* Fills 'p' from 'skb''s egress tunnel info, or from the device's
- * addresses without one.  Returns false if neither gives a destination. */
+ * addresses without one.  Returns false if neither gives a destination.
+ */
 static bool encap_params(const struct ovsp_ipip *t, struct sk_buff *skb,
 			 struct encap_params *p)
 {
@@ -89,7 +90,8 @@ static bool encap_params(const struct ovsp_ipip *t, struct sk_buff *skb,
 }
 
 /* Returns the route for 'p' (a reference the caller owns), or an
- * ERR_PTR. */
+ * ERR_PTR.
+ */
 static struct rtable *encap_route(struct net_device *dev,
 				  struct sk_buff *skb, struct encap_params *p,
 				  struct flowi4 *fl4)
@@ -126,14 +128,16 @@ static bool fits_mtu(const struct sk_buff *skb, unsigned int mtu)
 /* Sends the sender of 'skb' (an IPv4 packet at its network header, with
  * DF, too big for 'mtu' bytes of IP on the path of 't') an ICMP
  * "fragmentation needed" through the stack, and counts it if it was
- * handed to the stack. */
+ * handed to the stack.
+ */
 static void send_frag_needed(struct ovsp_ipip *t, struct sk_buff *skb,
 			     int mtu)
 {
 	const struct iphdr *iph = ip_hdr(skb);
 
 	/* No one to tell, or no answer due (to a multicast or broadcast,
-	 * which the route to the sender below would not say). */
+	 * which the route to the sender below would not say).
+	 */
 	if (ipv4_is_zeronet(iph->saddr) || ipv4_is_multicast(iph->saddr)
 	    || ipv4_is_lbcast(iph->saddr) || ipv4_is_loopback(iph->saddr)
 	    || ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr))
@@ -141,14 +145,16 @@ static void send_frag_needed(struct ovsp_ipip *t, struct sk_buff *skb,
 
 	if (skb_valid_dst(skb)) {
 		/* The stack routed it here: its route learns the path MTU,
-		 * as with Linux's tunnels. */
+		 * as with Linux's tunnels.
+		 */
 		skb_dst_update_pmtu_no_confirm(skb, mtu);
 	} else {
 		/* From a datapath, whose tunnel info is the skb's dst.
 		 * icmp_send() reads the route the packet took: take the one
 		 * to its destination in our namespace (which tells whether
 		 * that is us, or a broadcast), else, without one, the one to
-		 * its sender; without either, no ICMP could get there. */
+		 * its sender; without either, no ICMP could get there.
+		 */
 		struct net *net = dev_net(t->dev);
 		struct rtable *rt;
 
@@ -161,11 +167,13 @@ static void send_frag_needed(struct ovsp_ipip *t, struct sk_buff *skb,
 		skb_dst_set(skb, &rt->dst);
 	}
 	/* The datapath switched it to a MAC address that is not ours; the
-	 * tunnel is still the router it reached. */
+	 * tunnel is still the router it reached.
+	 */
 	if (skb->pkt_type == PACKET_OTHERHOST)
 		skb->pkt_type = PACKET_HOST;
 	/* Whatever the datapath left in the control block is no IP
-	 * options. */
+	 * options.
+	 */
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	icmp_ndo_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED, htonl(mtu));
 	ovsp_ipip_count(t, OVSP_IPIP_STAT_ICMP_FRAG_NEEDED);

@@ -48,16 +48,19 @@ struct ovsp_ipip_cells_rcu;
  * context that feeds them to GRO.  The queue's lock is taken for every
  * operation, so that the shared-cell ablation (all CPUs feeding one cell)
  * and a runtime switch between the modes stay safe; in the per-CPU mode
- * it is only ever taken by its own CPU. */
+ * it is only ever taken by its own CPU.
+ */
 struct ovsp_ipip_cell {
 	struct sk_buff_head queue;	/* Awaiting the poll; at most
-					 * netdev_max_backlog packets. */
+					 * netdev_max_backlog packets.
+					 */
 	struct napi_struct napi;	/* On the device's napi_list. */
 };
 
 /* One CPU's counters, by enum ovsp_ipip_total (the first
  * OVSP_IPIP_N_CPU_STATS are also that CPU's ethtool block).  Written only
- * by that CPU (BHs off); read by ethtool through 'syncp'. */
+ * by that CPU (BHs off); read by ethtool through 'syncp'.
+ */
 struct ovsp_ipip_pcpu {
 	struct u64_stats_sync syncp;	/* For 32-bit readers. */
 	u64_stats_t n[OVSP_IPIP_N_TOTALS]; /* The counters. */
@@ -68,23 +71,27 @@ struct ovsp_ipip {
 	struct net_device *dev;		/* The device itself. */
 	struct hlist_node hash_node;	/* In its namespace's table, by
 					 * (local, remote) (RCU; written
-					 * under RTNL). */
+					 * under RTNL).
+					 */
 	__be32 local;			/* OVSP_IPIP_ATTR_LOCAL, 0 for any. */
 	__be32 remote;			/* OVSP_IPIP_ATTR_REMOTE, 0 for any. */
 	u8 gro;				/* OVSP_IPIP_ATTR_GRO. */
 	u8 shared_cell;			/* OVSP_IPIP_ATTR_SHARED_CELL. */
 	unsigned int shared_cpu;	/* The cell all CPUs feed with
 					 * 'shared_cell': the first possible
-					 * CPU's. */
+					 * CPU's.
+					 */
 	struct ovsp_ipip_cell __percpu *cells;	/* One per possible CPU. */
 	struct ovsp_ipip_cells_rcu *cells_rcu;	/* For freeing them after
 						 * a grace period
-						 * (ipip-cells.c). */
+						 * (ipip-cells.c).
+						 */
 	struct ovsp_ipip_pcpu __percpu *pcpu;	/* One per possible CPU. */
 };
 
 /* Adds 1 to this CPU's counter 'stat' (enum ovsp_ipip_total) of 't'.
- * BHs off. */
+ * BHs off.
+ */
 static inline void ovsp_ipip_count(struct ovsp_ipip *t,
 				   enum ovsp_ipip_total stat)
 {
@@ -99,7 +106,8 @@ static inline void ovsp_ipip_count(struct ovsp_ipip *t,
 
 /* Which of a namespace's devices ovsp_ipip_lookup() considers: the
  * receive path asks for the exact ones before Linux's ipip.ko has the
- * packet, the others after it. */
+ * packet, the others after it.
+ */
 enum ovsp_ipip_match {
 	OVSP_IPIP_EXACT,	/* LOCAL and REMOTE both set. */
 	OVSP_IPIP_WILDCARD,	/* LOCAL or REMOTE (or both) any. */
@@ -110,7 +118,8 @@ enum ovsp_ipip_match {
  * OVSP_IPIP_EXACT the one configured with both addresses; for
  * OVSP_IPIP_WILDCARD the one with REMOTE 'remote' and LOCAL any, else
  * with LOCAL 'local' and REMOTE any, else with both any (the first of
- * these that qualifies).  NULL if none.  RCU. */
+ * these that qualifies).  NULL if none.  RCU.
+ */
 struct ovsp_ipip *ovsp_ipip_lookup(const struct net *net, __be32 local,
 				   __be32 remote, enum ovsp_ipip_match match,
 				   bool attached);
@@ -131,7 +140,8 @@ void ovsp_ipip_rcv_exit(void);
 netdev_tx_t ovsp_ipip_xmit(struct sk_buff *skb, struct net_device *dev);
 
 /* The module's entry points (ipip-dev.c): the rtnl kind, then the
- * handler; undone in the opposite order. */
+ * handler; undone in the opposite order.
+ */
 int ovsp_ipip_init(void);
 void ovsp_ipip_exit(void);
 

@@ -70,7 +70,8 @@ static struct sk_buff *meter_reply_start(struct genl_info *info, u8 cmd,
 
 /* Sends 'reply' (whose header is 'hdr') to the sender of 'info', or
  * frees it if 'err' is a negative errno.  Returns 'err' or the send's
- * result. */
+ * result.
+ */
 static int meter_reply_finish(struct sk_buff *reply, struct ovs_header *hdr,
 			      struct genl_info *info, int err)
 {
@@ -91,7 +92,8 @@ static struct ovsp_datapath *meter_dp(struct genl_info *info)
 }
 
 /* Appends a meter's statistics 'stats': STATS, USED and a BANDS nest of
- * one nest per band holding its STATS.  Returns 0 or -EMSGSIZE. */
+ * one nest per band holding its STATS.  Returns 0 or -EMSGSIZE.
+ */
 static int meter_put_stats(struct sk_buff *reply,
 			   const struct ovsp_meter_stats *stats)
 {
@@ -119,7 +121,8 @@ static int meter_put_stats(struct sk_buff *reply,
 }
 
 /* Appends FEATURES' answer: at most 'max_meters' meters, and the bands
- * carried (OVSP_METER_MAX_BANDS, drop only).  Returns 0 or -EMSGSIZE. */
+ * carried (OVSP_METER_MAX_BANDS, drop only).  Returns 0 or -EMSGSIZE.
+ */
 static int meter_put_features(struct sk_buff *reply, u32 max_meters)
 {
 	struct nlattr *bands, *band;
@@ -158,7 +161,8 @@ static int meter_cmd_features(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Parses one band nest 'nla' into '*band'.  Returns 0 or a negative
- * errno. */
+ * errno.
+ */
 static int meter_parse_band(const struct nlattr *nla,
 			    struct ovsp_meter_band_config *band)
 {
@@ -185,7 +189,8 @@ static int meter_parse_band(const struct nlattr *nla,
 }
 
 /* Parses a SET request's attributes 'a' into '*cfg'.  Returns 0 or a
- * negative errno. */
+ * negative errno.
+ */
 static int meter_parse(struct nlattr **a, struct ovsp_meter_config *cfg)
 {
 	const struct nlattr *nla;
@@ -203,7 +208,8 @@ static int meter_parse(struct nlattr **a, struct ovsp_meter_config *cfg)
 		memcpy(&cfg->stats, nla_data(a[OVS_METER_ATTR_STATS]),
 		       sizeof(cfg->stats));
 	/* Counted before any is parsed, so that too many bands is -EINVAL
-	 * whatever they hold, as in Linux. */
+	 * whatever they hold, as in Linux.
+	 */
 	nla_for_each_nested(nla, a[OVS_METER_ATTR_BANDS], rem) {
 		if (++n > OVSP_METER_MAX_BANDS) {
 			meter_refuse("more than %d bands",

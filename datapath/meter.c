@@ -58,44 +58,53 @@
 
 /* Bucket units per packet (pktps) and per kilobit (kbps; a unit is then
  * a bit): with these, a rate of R earns R units per millisecond, as in
- * Linux's meters. */
+ * Linux's meters.
+ */
 #define OVSP_METER_UNITS_PER_PACKET 1000
 #define OVSP_METER_UNITS_PER_KBIT 1000
 
 /* Fixed-point shift of a band's units per nanosecond ('clock_factor'):
  * rate * 2^40 / 10^6 < 2^53 for a 32-bit rate, and its truncation costs
- * under 10^6 / 2^40 (1e-6) of the rate. */
+ * under 10^6 / 2^40 (1e-6) of the rate.
+ */
 #define OVSP_METER_CLOCK_SHIFT 40
 
 /* How far ahead of the clock a band's 'tat' may be before it is read as
- * a wrapped clock (a bucket idle for most of a wrap): one second. */
+ * a wrapped clock (a bucket idle for most of a wrap): one second.
+ */
 #define OVSP_METER_MAX_LEAD_MS 1000
 
 /* One band: its configuration, then the one word every CPU shares, on a
  * cache line of its own so that packets of other meters, and readers of
- * this meter's configuration, do not share its line. */
+ * this meter's configuration, do not share its line.
+ */
 struct ovsp_meter_band {
 	u32 type;			/* OVS_METER_BAND_TYPE_*. */
 	u32 rate;			/* kbps or packets/s. */
 	u64 burst;			/* Bucket size, in units. */
 	u64 max_lead;			/* OVSP_METER_MAX_LEAD_MS, in units. */
 	u64 clock_factor;		/* Units per ns, fixed point
-					 * (OVSP_METER_CLOCK_SHIFT). */
+					 * (OVSP_METER_CLOCK_SHIFT).
+					 */
 	atomic64_t tat;			/* Clock value (units, u64) at which
 					 * the bucket is empty; written by
-					 * any CPU, by compare-and-swap. */
+					 * any CPU, by compare-and-swap.
+					 */
 } ____cacheline_aligned_in_smp;
 
 /* One CPU's statistics of one meter; written only by that CPU, on the
- * packet path; read by the summing readers. */
+ * packet path; read by the summing readers.
+ */
 struct ovsp_meter_pcpu {
 	u64 packets;			/* Packets that reached the meter. */
 	u64 bytes;			/* Their bytes. */
 	u64 band_packets[OVSP_METER_MAX_BANDS];	/* Packets each band
-						 * counted as exceeding. */
+						 * counted as exceeding.
+						 */
 	u64 band_bytes[OVSP_METER_MAX_BANDS];	/* Their bytes. */
 	u64 used_ns;			/* ktime_get_ns() of the last packet,
-					 * 0 for none. */
+					 * 0 for none.
+					 */
 	struct u64_stats_sync syncp;	/* For 32-bit readers. */
 };
 
@@ -116,11 +125,13 @@ struct ovsp_meter {
 /* A datapath's meters. */
 struct ovsp_meter_table {
 	struct rhashtable meters;	/* By id: read under RCU, changed
-					 * under ovsp_lock(). */
+					 * under ovsp_lock().
+					 */
 	u32 n_meters;			/* Meters in 'meters' (ovsp_lock). */
 	u32 max_meters;			/* Most it may hold. */
 	struct rcu_work free_work;	/* Destruction after the packets
-					 * that may see it are done. */
+					 * that may see it are done.
+					 */
 };
 
 static const struct rhashtable_params meter_params = {
@@ -148,7 +159,8 @@ void ovsp_meters_exit(void)
 
 /* Bytes a meter costs: itself, its per-CPU slots and its share of the
  * table's buckets (two pointers' worth: rhashtable keeps the table at
- * most about twice its size). */
+ * most about twice its size).
+ */
 static size_t meter_bytes(void)
 {
 	struct ovsp_meter *meter;
@@ -168,7 +180,8 @@ struct ovsp_meter_table *ovsp_meter_table_create(void)
 		return NULL;
 	/* Linux's bound: meters may take about 1/32 of the memory free
 	 * when the datapath is made, and no more than
-	 * OVSP_METER_MAX_METERS. */
+	 * OVSP_METER_MAX_METERS.
+	 */
 	budget = nr_free_buffer_pages() * (PAGE_SIZE / 32);
 	table->max_meters = min_t(unsigned long, budget / meter_bytes(),
 				  OVSP_METER_MAX_METERS);
@@ -213,7 +226,8 @@ void ovsp_meter_table_destroy(struct ovsp_meter_table *table)
 		return;
 	/* Packets may still be reading it: its buckets and meters go after
 	 * a grace period, from a work item (rhashtable_free_and_destroy()
-	 * sleeps). */
+	 * sleeps).
+	 */
 	INIT_RCU_WORK(&table->free_work, table_free_work);
 	queue_rcu_work(meter_wq, &table->free_work);
 }
@@ -224,7 +238,8 @@ u32 ovsp_meter_table_max(const struct ovsp_meter_table *table)
 }
 
 /* rate * 2^OVSP_METER_CLOCK_SHIFT / NSEC_PER_MSEC, in two steps of 20 bits
- * so that no intermediate overflows 64 bits. */
+ * so that no intermediate overflows 64 bits.
+ */
 static u64 band_clock_factor(u32 rate)
 {
 	u64 hi = (u64)rate << 20;
@@ -333,7 +348,8 @@ int ovsp_meter_set(struct ovsp_meter_table *table,
 		return -ENOMEM;
 	if (old) {
 		/* In place: packets see the old meter or the new one,
-		 * never none. */
+		 * never none.
+		 */
 		err = rhashtable_replace_fast(&table->meters, &old->node,
 					      &meter->node, meter_params);
 		if (err)
@@ -386,7 +402,8 @@ int ovsp_meter_del(struct ovsp_meter_table *table, u32 id,
 
 /* Takes 'cost' units from 'band' if it holds them.  Returns true if it
  * did, false if the packet exceeds the band; '*now_ns' is the time the
- * decision was made at. */
+ * decision was made at.
+ */
 static bool band_take(struct ovsp_meter_band *band, u64 cost, u64 *now_ns)
 {
 	s64 old = atomic64_read(&band->tat);
@@ -429,7 +446,8 @@ bool ovsp_meter_execute(struct ovsp_meter_table *table,
 	cost = meter->kbps ? (u64)skb->len * BITS_PER_BYTE
 			   : OVSP_METER_UNITS_PER_PACKET;
 	/* Every band that holds the cost pays it; of those that do not,
-	 * the one of highest rate counts the packet. */
+	 * the one of highest rate counts the packet.
+	 */
 	for (i = 0; i < meter->n_bands; i++) {
 		struct ovsp_meter_band *band = &meter->bands[i];
 

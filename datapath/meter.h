@@ -34,17 +34,21 @@
 struct ovsp_meter_table;
 
 /* Bands per meter, as Linux's DP_MAX_BANDS: FEATURES says so, and SET
- * refuses more. */
+ * refuses more.
+ */
 #define OVSP_METER_MAX_BANDS 1
 
 /* Most meters a datapath holds whatever its memory, as Linux's
- * DP_METER_NUM_MAX. */
+ * DP_METER_NUM_MAX.
+ */
 #define OVSP_METER_MAX_METERS 200000
 
 /* A band as OVS_METER_CMD_SET gives it. */
 struct ovsp_meter_band_config {
-	u32 type;			/* OVS_METER_BAND_TYPE_*, unchecked as
-					 * in Linux: only DROP drops. */
+	u32 type;			/* OVS_METER_BAND_TYPE_DROP or other,
+					 * unchecked as in Linux: only DROP
+					 * drops.
+					 */
 	u32 rate;			/* kbps or packets/s, not 0. */
 	u32 burst;			/* kilobits or packets. */
 };
@@ -55,7 +59,8 @@ struct ovsp_meter_config {
 	bool kbps;			/* Rates in kbps, else packets/s. */
 	bool keep_stats;		/* No OVS_METER_ATTR_CLEAR. */
 	struct ovs_flow_stats stats;	/* Starting statistics (zero unless
-					 * the request gave them). */
+					 * the request gave them).
+					 */
 	u16 n_bands;
 	struct ovsp_meter_band_config bands[OVSP_METER_MAX_BANDS];
 };
@@ -64,11 +69,13 @@ struct ovsp_meter_config {
 struct ovsp_meter_stats {
 	struct ovs_flow_stats stats;	/* Every packet that reached it. */
 	u64 used;			/* ms (monotonic) of its last packet,
-					 * or of its creation. */
+					 * or of its creation.
+					 */
 	u16 n_bands;
 	struct ovs_flow_stats bands[OVSP_METER_MAX_BANDS];
 					/* Packets each band counted as
-					 * exceeding it. */
+					 * exceeding it.
+					 */
 };
 
 /* Module init and exit (the queue that frees destroyed tables). */
@@ -77,7 +84,8 @@ void ovsp_meters_exit(void);
 
 /* A datapath's table, empty, or NULL (out of memory); and its
  * destruction (NULL is fine), which frees its meters after an RCU grace
- * period. */
+ * period.
+ */
 struct ovsp_meter_table *ovsp_meter_table_create(void);
 void ovsp_meter_table_destroy(struct ovsp_meter_table *table);
 
@@ -88,7 +96,8 @@ u32 ovsp_meter_table_max(const struct ovsp_meter_table *table);
  * that id if there is one.  Returns 1 with the old meter's statistics in
  * '*old' if it had one that kept them (no OVS_METER_ATTR_CLEAR when it
  * was set), 0 if not, or a negative errno: -EFBIG if the table is full,
- * -ENOMEM. */
+ * -ENOMEM.
+ */
 int ovsp_meter_set(struct ovsp_meter_table *table,
 		   const struct ovsp_meter_config *config,
 		   struct ovsp_meter_stats *old);
@@ -98,13 +107,15 @@ int ovsp_meter_get(struct ovsp_meter_table *table, u32 id,
 		   struct ovsp_meter_stats *stats);
 
 /* Deletes meter 'id'.  Returns 1 with its statistics in '*stats', or 0 if
- * there is no such meter. */
+ * there is no such meter.
+ */
 int ovsp_meter_del(struct ovsp_meter_table *table, u32 id,
 		   struct ovsp_meter_stats *stats);
 
 /* Runs 'skb' through meter 'id' of 'table'.  Returns true if a drop band
  * refuses it (the caller frees it); a meter that does not exist lets it
- * through, as in Linux. */
+ * through, as in Linux.
+ */
 bool ovsp_meter_execute(struct ovsp_meter_table *table,
 			const struct sk_buff *skb, u32 id);
 

@@ -53,7 +53,8 @@
 #include <linux/types.h>
 
 /* The rtnetlink link kind (IFLA_INFO_KIND) and the ethtool driver name
- * (ETHTOOL_GDRVINFO 'driver'), by which userspace recognises our device. */
+ * (ETHTOOL_GDRVINFO 'driver'), by which userspace recognises our device.
+ */
 #define OVSP_IPIP_KIND "ovs_ipip"
 
 /* IFLA_INFO_DATA attributes of kind OVSP_IPIP_KIND. */
@@ -62,20 +63,24 @@ enum ovsp_ipip_attr {
 	OVSP_IPIP_ATTR_GRO,		/* u8: 1 (default) the packets go
 					 * through our per-CPU GRO cells;
 					 * 0 ("options:gro=false") they
-					 * bypass them (netif_rx). */
+					 * bypass them (netif_rx).
+					 */
 	OVSP_IPIP_ATTR_SHARED_CELL,	/* u8: 0 (default) each CPU feeds
 					 * its own cell; 1 every CPU feeds
 					 * one shared cell (the benchmark's
 					 * ablation, as Linux before its
-					 * per-CPU fix). */
+					 * per-CPU fix).
+					 */
 	OVSP_IPIP_ATTR_LOCAL,		/* __be32: the outer destination
 					 * this device receives for
 					 * (options:local_ip); 0 (default)
-					 * any ("local_ip=flow" or absent). */
+					 * any ("local_ip=flow" or absent).
+					 */
 	OVSP_IPIP_ATTR_REMOTE,		/* __be32: the outer source this
 					 * device receives from
 					 * (options:remote_ip); 0 (default)
-					 * any ("remote_ip=flow"). */
+					 * any ("remote_ip=flow").
+					 */
 	__OVSP_IPIP_ATTR_MAX
 };
 #define OVSP_IPIP_ATTR_MAX (__OVSP_IPIP_ATTR_MAX - 1)
@@ -112,8 +117,8 @@ enum ovsp_ipip_attr {
 	X(RX_DECAP, "rx_decapsulated")					\
 	/* With GRO off: packets passed to netif_rx() directly. */	\
 	X(RX_GRO_BYPASSED, "rx_gro_bypassed")				\
-	/* Inner packet not a whole IPv4 header and datagram (short,	\
-	 * version not 4, IHL < 5, total length beyond the data). */	\
+	/* Inner packet not a whole IPv4 header and datagram: */	\
+	/* short, version not 4, IHL < 5, total length past the data. */ \
 	X(RX_DROP_BAD_INNER, "rx_drop_bad_inner")			\
 	/* ECN: outer CE on an inner packet that is not ECT. */	\
 	X(RX_DROP_ECN, "rx_drop_ecn")					\
@@ -129,16 +134,16 @@ enum ovsp_ipip_attr {
 	X(TX_DROP_NOT_IPV4, "tx_drop_not_ipv4")			\
 	/* No route to the outer destination (or it is ourselves). */	\
 	X(TX_DROP_NO_ROUTE, "tx_drop_no_route")			\
-	/* DF set and too big for the path MTU (ICMP sent back,	\
-	 * icmp_frag_needed_sent). */					\
+	/* DF set and too big for the path MTU; ICMP sent back */	\
+	/* (counted in icmp_frag_needed_sent). */			\
 	X(TX_DROP_TOO_BIG, "tx_drop_too_big")				\
 	/* No headroom memory, or GSO setup failed. */			\
 	X(TX_DROP_NOMEM, "tx_drop_nomem")				\
 	/* ICMP errors for our tunnels: PMTU updates and redirects. */	\
 	X(ICMP_PMTU, "icmp_pmtu_updates")				\
 	X(ICMP_REDIRECT, "icmp_redirects")				\
-	/* ICMP "fragmentation needed" handed to the stack for the	\
-	 * senders of tx_drop_too_big packets. */			\
+	/* ICMP "fragmentation needed" handed to the stack for the */	\
+	/* senders of tx_drop_too_big packets. */			\
 	X(ICMP_FRAG_NEEDED, "icmp_frag_needed_sent")
 
 /* OVSP_IPIP_STAT_QUEUED... : the totals' indexes in ETHTOOL_GSTATS. */

@@ -16,15 +16,19 @@ struct ovsp_vport;
 
 struct ovsp_skb_cb {
 	struct ovsp_vport *input_vport;	/* Where the packet entered (NULL for
-					 * EXECUTE without a known port). */
+					 * EXECUTE without a known port).
+					 */
 	u16 mru;			/* Largest fragment of a reassembled
-					 * datagram, or 0. */
+					 * datagram, or 0.
+					 */
 	u16 acts_origlen;		/* nla_len() of the actions run on it,
-					 * for an action upcall's sizing. */
+					 * for an action upcall's sizing.
+					 */
 	u32 trunc_len;			/* Length trunc() cuts the packet to
 					 * at output or upcall, at least
 					 * ETH_HLEN (validation checks); 0:
-					 * none. */
+					 * none.
+					 */
 };
 
 static inline struct ovsp_skb_cb *ovsp_skb_cb(struct sk_buff *skb)

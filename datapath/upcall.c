@@ -44,7 +44,8 @@ static size_t upcall_msg_size(const struct ovsp_upcall_info *info,
 }
 
 /* OVS_PACKET_ATTR_HASH: the skb hash and whether it is a software or an
- * L4 hash, as userspace reads it. */
+ * L4 hash, as userspace reads it.
+ */
 static u64 upcall_hash(const struct ovsp_upcall_info *info,
 		       struct sk_buff *skb)
 {

@@ -37,7 +37,8 @@ static size_t vport_msg_size(const struct ovsp_vport *vport)
 
 	return NLMSG_ALIGN(sizeof(struct ovs_header))
 		+ nla_total_size(sizeof(u32)) * 4	/* PORT_NO TYPE IFINDEX
-							 * NETNSID */
+							 * NETNSID
+							 */
 		+ nla_total_size(IFNAMSIZ)
 		+ nla_total_size_64bit(sizeof(struct ovs_vport_stats))
 		+ nla_total_size(pids ? pids->n * sizeof(u32) : sizeof(u32));
@@ -121,7 +122,8 @@ struct sk_buff *ovsp_vport_msg(struct ovsp_vport *vport, u32 portid, u32 seq,
 }
 
 /* The vport a request names: by NAME (checked against dp_ifindex if
- * given), else by dp_ifindex and PORT_NO.  ovsp_lock. */
+ * given), else by dp_ifindex and PORT_NO.  ovsp_lock.
+ */
 static struct ovsp_vport *vport_from_request(struct genl_info *info)
 {
 	struct ovs_header *hdr = info->userhdr;
@@ -141,7 +143,8 @@ static struct ovsp_vport *vport_from_request(struct genl_info *info)
 		rcu_read_unlock();
 		/* A vport keeps its name in its datapath's namespace when
 		 * its (internal) device moves to another, as the kernel's
-		 * datapath does. */
+		 * datapath does.
+		 */
 		if (!vport)
 			vport = ovsp_dp_vport_moved(net,
 						    nla_data(a[OVS_VPORT_ATTR_NAME]));
@@ -165,7 +168,8 @@ static struct ovsp_vport *vport_from_request(struct genl_info *info)
 }
 
 /* The port number for a new vport: the one asked for, or the lowest
- * free one when none or 0 (the local port's, never free) is. */
+ * free one when none or 0 (the local port's, never free) is.
+ */
 static int vport_port_no(struct ovsp_datapath *dp, struct nlattr **a)
 {
 	u32 port_no = 0;
@@ -325,7 +329,8 @@ static int vport_cmd_get(struct sk_buff *skb, struct genl_info *info)
  * (never ovsp_lock: any user may dump, as often as it likes), bucket by
  * bucket of the port hash, resuming at port cb->args[1] of bucket
  * cb->args[0].  A port added or deleted between two messages may be
- * missed or seen twice, as with the kernel's own datapath. */
+ * missed or seen twice, as with the kernel's own datapath.
+ */
 static int vport_cmd_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ovs_header *hdr = genlmsg_data(nlmsg_data(cb->nlh));

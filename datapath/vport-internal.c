@@ -92,7 +92,8 @@ static const struct net_device_ops internal_netdev_ops = {
 };
 
 /* Reports the driver as "openvswitch", as OVS's netdev-linux expects of a
- * datapath's internal device. */
+ * datapath's internal device.
+ */
 static void internal_get_drvinfo(struct net_device *dev,
 				 struct ethtool_drvinfo *info)
 {
@@ -162,7 +163,8 @@ static void internal_destroy(struct ovsp_vport *vport)
 	unregister_netdevice(vport->dev);
 	/* The vport left its datapath's port hash before, and
 	 * unregister_netdevice() waited for RCU readers: nobody can reach
-	 * the device through us, and rtnl_unlock() waits for this. */
+	 * the device through us, and rtnl_unlock() waits for this.
+	 */
 	netdev_put(vport->dev, &vport->dev_tracker);
 	vport->dev_released = true;
 	rtnl_unlock();

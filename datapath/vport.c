@@ -89,7 +89,8 @@ void ovsp_vport_receive(struct ovsp_vport *vport, struct sk_buff *skb,
 	if (unlikely(!net_eq(dev_net(skb->dev), ovsp_dp_net(vport->dp)))) {
 		/* A device in another namespace: drop what belongs to that
 		 * namespace (the dst, and with it any tunnel metadata) but
-		 * the mark. */
+		 * the mark.
+		 */
 		u32 mark = skb->mark;
 
 		skb_scrub_packet(skb, true);
@@ -106,7 +107,8 @@ void ovsp_vport_receive(struct ovsp_vport *vport, struct sk_buff *skb,
 
 /* The length the device's MTU limits: without its link-layer header and
  * a VLAN tag still in the data (0 for a packet no longer than the
- * header). */
+ * header).
+ */
 static unsigned int packet_length(const struct sk_buff *skb,
 				  const struct net_device *dev)
 {

@@ -44,7 +44,8 @@ struct ovsp_vport_ops {
 	/* Undoes create() (ovsp_lock, not rtnl).  The device reference
 	 * is dropped after RCU unless destroy() did it (an unregistered
 	 * device waits for it, so internal devices drop it themselves once
-	 * unregister_netdevice() has waited for RCU readers). */
+	 * unregister_netdevice() has waited for RCU readers).
+	 */
 	void (*destroy)(struct ovsp_vport *vport);
 	/* Transmits 'skb' (consumed) on vport->dev. */
 	void (*send)(struct ovsp_vport *vport, struct sk_buff *skb);
@@ -57,7 +58,8 @@ struct ovsp_vport {
 	u16 port_no;			/* Its port number. */
 	bool dev_released;		/* destroy() dropped 'dev' already. */
 	bool detached;			/* Device unregistering: detached by
-					 * the notifier, awaiting deletion. */
+					 * the notifier, awaiting deletion.
+					 */
 	const struct ovsp_vport_ops *ops;	/* Its kind. */
 	struct hlist_node dp_node;	/* In the datapath's port hash. */
 	struct ovsp_pids __rcu *pids;	/* Per-vport upcall PIDs. */
@@ -68,7 +70,8 @@ extern const struct ovsp_vport_ops ovsp_netdev_vport_ops;
 extern const struct ovsp_vport_ops ovsp_internal_vport_ops;
 
 /* Creates a vport (ovsp_lock).  Returns it or an ERR_PTR: -EAFNOSUPPORT
- * for a type this datapath does not carry (it never loads modules). */
+ * for a type this datapath does not carry (it never loads modules).
+ */
 struct ovsp_vport *ovsp_vport_create(const struct ovsp_vport_parms *parms);
 
 /* Destroys a vport already detached from its datapath's port hash. */
@@ -87,13 +90,15 @@ void ovsp_vport_set_pids(struct ovsp_vport *vport, struct ovsp_pids *pids);
 
 /* Packet path: a packet received on 'vport' (data at its MAC header, or
  * network header for an L3 device), with tunnel metadata 'tun' or NULL.
- * Consumes 'skb'. */
+ * Consumes 'skb'.
+ */
 void ovsp_vport_receive(struct ovsp_vport *vport, struct sk_buff *skb,
 			const struct ip_tunnel_info *tun);
 
 /* Packet path: sends 'skb' (consumed) whose key's mac_proto is
  * 'mac_proto' out of 'vport'; a packet the device cannot carry is a
- * counted drop (the device's tx_dropped). */
+ * counted drop (the device's tx_dropped).
+ */
 void ovsp_vport_send(struct ovsp_vport *vport, struct sk_buff *skb,
 		     u8 mac_proto);
 

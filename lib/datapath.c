@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* One userspace datapath instance: its ports, threads and reconfiguration. */
+
 #include <config.h>
 #include "datapath.h"
 
@@ -821,7 +823,8 @@ set_pmd_threads(struct datapath *dp)
         bool present = false;
 
         for (size_t i = 1; i < dp->n_thread_slots; i++) {
-            if (datapath_thread(dp, i) && datapath_thread(dp, i)->core_id == core->core_id) {
+            if (datapath_thread(dp, i)
+                && datapath_thread(dp, i)->core_id == core->core_id) {
                 present = true;
             }
         }
@@ -1064,7 +1067,8 @@ assign_rxqs(struct datapath *dp)
 
     for (size_t i = 0; i < dp->n_thread_slots; i++) {
         if (datapath_thread(dp, i)) {
-            pmd_thread_reload(datapath_thread(dp, i), lists[i].polls, lists[i].n);
+            pmd_thread_reload(datapath_thread(dp, i), lists[i].polls,
+                              lists[i].n);
         } else {
             free(lists[i].polls);
         }

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The check of a datapath action list before a flow put or an execute. */
+
 #include <config.h>
 #include "dp-actions-check.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Executing datapath actions: output, recirculation, userspace, meter, ct. */
+
 #include <config.h>
 #include "dp-actions.h"
 

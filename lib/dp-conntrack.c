@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The datapath's connection tracker, OVS's conntrack, and its reassembly. */
+
 #include <config.h>
 #include "dp-conntrack.h"
 
@@ -592,10 +594,10 @@ dp_conntrack_clear(struct dp_packet_batch *batch)
 /* Cuts 'p', a datagram reassembled from fragments of at most 'mru' IP
  * bytes, into fragments of at most 'mru' bytes, handed to 'out' in order,
  * as Linux's ovs_fragment() does on output.  A datagram that fits goes to
- * 'out' whole.  Returns 0 on success, having taken ownership of 'p', with '*cut'
- * telling whether it was cut; otherwise a positive errno value, having
- * freed 'p': EMSGSIZE if 'p' has DF set, EINVAL if it is malformed.  For
- * the thread that owns 'p'. */
+ * 'out' whole.  Returns 0 on success, having taken ownership of 'p', with
+ * '*cut' telling whether it was cut; otherwise a positive errno value,
+ * having freed 'p': EMSGSIZE if 'p' has DF set, EINVAL if it is malformed.
+ * For the thread that owns 'p'. */
 int
 dp_conntrack_refragment(struct dp_packet *p, uint16_t mru,
                         struct gso_output *out, bool *cut)

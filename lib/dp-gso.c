@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The datapath's software segmentation accounts, one per thread. */
+
 #include <config.h>
 #include "dp-gso.h"
 

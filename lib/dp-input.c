@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The per-packet path: classify a batch, account it, execute its actions. */
+
 #include <config.h>
 #include "dp-input.h"
 

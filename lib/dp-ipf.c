@@ -15,6 +15,8 @@
  */
 
 
+/* The datapath's IP fragment reassembly: one table per thread, limits. */
+
 #include <config.h>
 #include "dp-ipf.h"
 

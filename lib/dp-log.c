@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Debug logging of upcalls and megaflow changes, in dpif-netdev's format. */
+
 #include <config.h>
 #include "dp-log.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* OpenFlow meters in the datapath: token buckets, per-thread statistics. */
+
 #include <config.h>
 #include "dp-meter.h"
 

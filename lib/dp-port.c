@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* A port of the datapath: its netdev, receive queues and transmit queues. */
+
 #include <config.h>
 #include "dp-port.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Upcalls into ofproto from the thread that missed, and install-once. */
+
 #include <config.h>
 #include "dp-upcall.h"
 
@@ -81,9 +83,10 @@ static bool install(struct pmd_thread *, const struct packet_key *,
                     const struct ofpbuf *add_actions);
 
 /* Asks ofproto for the actions and megaflow of 'packet', with key 'key'
- * (and header key 'header_key', or NULL), installs the megaflow unless ofproto said not to or another thread
- * installed one first, releases 'turn', and then executes the actions on
- * the packet, taking ownership of it.
+ * (and header key 'header_key', or NULL), installs the megaflow unless
+ * ofproto said not to or another thread installed one first, releases
+ * 'turn', and then executes the actions on the packet, taking ownership of
+ * it.
  *
  * The actions run after 'turn' is released because they may recirculate the
  * packet into another miss, which takes a turn of its own: holding two

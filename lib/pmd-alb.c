@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The PMD auto load balancer (other_config:pmd-auto-lb). */
+
 #include <config.h>
 #include "pmd-alb.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Placement of receive queues on PMD threads. */
+
 #include <config.h>
 #include "pmd-sched.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Forwarding threads: the PMD threads and the non-PMD context. */
+
 #include <config.h>
 #include "pmd.h"
 

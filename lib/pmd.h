@@ -27,7 +27,8 @@
  *
  * A thread's poll list, cache, counters and scratch buffers are owned by that
  * thread.  The main thread replaces a poll list only through the reload
- * handshake in pmd_thread_reload(), and reads counters with relaxed atomics. */
+ * handshake in pmd_thread_reload(), and reads counters with relaxed
+ * atomics. */
 
 #include <stdbool.h>
 #include <stddef.h>

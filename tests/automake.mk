@@ -74,7 +74,8 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/upstream/must-pass-translation.txt \
 	tests/upstream/must-pass-variants.txt \
 	tests/upstream/userspace-must-pass.txt utilities/build-deb.sh \
-	utilities/subreaper.py utilities/guest-kernel.sh
+	utilities/subreaper.py utilities/guest-kernel.sh \
+	utilities/check-layers.sh utilities/check-docs.py
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
@@ -103,9 +104,11 @@ $(TESTSUITE): $(TESTSUITE_AT) $(srcdir)/tests/package.m4
 SUBREAPER = $(srcdir)/utilities/subreaper.py
 
 # TESTSUITEFLAGS, e.g. TESTSUITEFLAGS='-j2 -k flow', go to the suite.
-# First, the layering rule of lib/packet/ (utilities/check-layers.sh) and,
-# where the kernel module is built, its stack budget
-# (utilities/check-stack.py, Documentation/security.md).
+# First, the layer rules of Documentation/architecture.md
+# (utilities/check-layers.sh), that the documentation names the tree as it
+# is (utilities/check-docs.py, Documentation/contributing.md) and, where
+# the kernel module is built, its stack budget (utilities/check-stack.py,
+# Documentation/security.md).
 # RECHECK=yes runs the tests that failed once more, one at a time, as OVS's
 # own "make check RECHECK=yes" does: each test that passes then is named in
 # a "check: passed on recheck (flaky): TITLE" line, so that a flaky test is
@@ -115,6 +118,7 @@ SUBREAPER = $(srcdir)/utilities/subreaper.py
 # that runs nothing, or skips, proves nothing.
 check-local: tests/atconfig tests/atlocal $(TESTSUITE) all
 	$(SHELL) '$(srcdir)/utilities/check-layers.sh' '$(abs_top_srcdir)'
+	/usr/bin/python3 '$(srcdir)/utilities/check-docs.py' '$(abs_top_srcdir)'
 	$(check_stack)
 	rm -f tests/testsuite.log tests/testsuite-before-recheck.log
 	$(SUBREAPER) $(SHELL) '$(TESTSUITE)' -C tests \

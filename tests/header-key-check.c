@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The check of header-key.h's claim against OVS's miniflow_extract(). */
+
 #include <config.h>
 #include "header-key-check.h"
 

@@ -18,7 +18,7 @@
 #define HEADER_KEY_CHECK_H 1
 
 /* The check that tests/test-header-key.c and tests/fuzz/fuzz-header-key.c
- * make of lib/header-key.h's claim, against OVS's own miniflow_extract():
+ * make of lib/flow/header-key.h's claim, against OVS's own miniflow_extract():
  *
  *   - a frame that gets a header key is left with the layer offsets,
  *     Ethernet padding and RSS hash miniflow_extract() gives it, and the

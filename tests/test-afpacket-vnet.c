@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-/* Unit tests of lib/afpacket/afpacket-vnet.c: virtio-net headers to OVS offload
- * flags on receive, and back on transmit.
+/* Unit tests of lib/afpacket/afpacket-vnet.c: virtio-net headers to OVS
+ * offload flags on receive, and back on transmit.
  *
  * Packets are built byte by byte here.  Checksums are checked with
  * test_l4_csum() of test-pkt.h, which lays out the pseudo-header itself,

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Unit tests for lib/flow-table.c, run by tests/percpu-flows.at.
+/* Unit tests for lib/flow/flow-table.c, run by tests/percpu-flows.at.
  *
  * "shapes": flow_table_lookup_batch(), which masks the keys by the shapes
  * (miniflow maps) a thread has learnt, against flow_table_lookup(), which

@@ -85,7 +85,7 @@ struct seg_spec {
 
 /* A copy of an offered packet, to compare with what comes back. */
 struct offered {
-    uint8_t *data;              /* Its bytes, malloc()ed. */
+    uint8_t *data;              /* Its bytes, from xmemdup(). */
     size_t size;                /* Number of bytes in 'data'. */
 };
 
@@ -301,8 +301,8 @@ check_merged(struct test *t, const struct dp_packet *p, size_t idx)
 
     if (size < IP_HEADER_LEN + TCP_HEADER_LEN
         || ip->ip_ihl_ver != IP_IHL_VER(5, IP_VERSION)) {
-        test_fail("out %"PRIuSIZE": merged packet of %"PRIuSIZE" bytes does not "
-             "start with a 20-byte IPv4 header", idx, size);
+        test_fail("out %"PRIuSIZE": merged packet of %"PRIuSIZE" bytes "
+                  "does not start with a 20-byte IPv4 header", idx, size);
     }
     if (ntohs(ip->ip_tot_len) != size) {
         test_fail("out %"PRIuSIZE": IP total length %u, expected the packet "
@@ -350,8 +350,8 @@ check_merged(struct test *t, const struct dp_packet *p, size_t idx)
              "headers", idx);
     }
     if (dp_packet_headroom(p) < GRO_CELL_HEADROOM) {
-        test_fail("out %"PRIuSIZE": headroom %"PRIuSIZE", expected at least %d",
-             idx, dp_packet_headroom(p), GRO_CELL_HEADROOM);
+        test_fail("out %"PRIuSIZE": headroom %"PRIuSIZE", expected at "
+                  "least %d", idx, dp_packet_headroom(p), GRO_CELL_HEADROOM);
     }
     if (p->packet_type != htonl(PT_IPV4)) {
         test_fail("out %"PRIuSIZE": packet_type is not PT_IPV4", idx);
@@ -386,7 +386,8 @@ static void
 check_unmerged(struct test *t, const struct dp_packet *p, size_t idx)
 {
     if (dp_packet_hwol_is_tso(p) || dp_packet_hwol_tx_l4_checksum(p)) {
-        test_fail("out %"PRIuSIZE": an unmerged packet has offload marks", idx);
+        test_fail("out %"PRIuSIZE": an unmerged packet has offload marks",
+                  idx);
     }
     for (size_t i = 0; i < t->n_offered; i++) {
         const struct offered *o = &t->offered[i];

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Unit tests for header keys (lib/header-key.h), run by
+/* Unit tests for header keys (lib/flow/header-key.h), run by
  * tests/percpu-flows.at.
  *
  *   test-header-key mutations
@@ -27,9 +27,9 @@
  *       length, and checks every result and every pair (original, changed)
  *       with header-key-check.h: equal header keys must mean equal
  *       miniflows, as miniflow_extract() computes them, and a frame with a
- *       header key gets miniflow_extract()'s offsets and hash.  Prints, per frame, how
- *       many changed frames kept a header key and how many kept the same
- *       one, so that a check that compared nothing would show.
+ *       header key gets miniflow_extract()'s offsets and hash.  Prints, per
+ *       frame, how many changed frames kept a header key and how many kept
+ *       the same one, so that a check that compared nothing would show.
  *
  *   test-header-key shapes
  *       Checks that frames of every other shape (two tags, IPv6 with an

@@ -269,12 +269,13 @@ check_reassembled(const struct dgram *d, const struct dp_packet *out)
         uint8_t exp = ((const uint8_t *) dp_packet_data(whole))[i];
 
         if (got != exp) {
-            test_fail("reassembled byte %"PRIuSIZE" is 0x%02x, expected 0x%02x",
-                 i, got, exp);
+            test_fail("reassembled byte %"PRIuSIZE" is 0x%02x, "
+                      "expected 0x%02x", i, got, exp);
         }
     }
     if (out->l3_ofs != l2) {
-        test_fail("reassembled l3_ofs %u, expected %"PRIuSIZE, out->l3_ofs, l2);
+        test_fail("reassembled l3_ofs %u, expected %"PRIuSIZE,
+                  out->l3_ofs, l2);
     }
     if (!d->ipv6) {
         const struct ip_header *ip = dp_packet_l3(out);
@@ -292,8 +293,9 @@ check_reassembled(const struct dgram *d, const struct dp_packet *out)
              out->md.recirc_id, d->recirc_id);
     }
     if (out->packet_type != whole->packet_type) {
-        test_fail("reassembled packet_type 0x%08"PRIx32", expected 0x%08"PRIx32,
-             ntohl(out->packet_type), ntohl(whole->packet_type));
+        test_fail("reassembled packet_type 0x%08"PRIx32", "
+                  "expected 0x%08"PRIx32,
+                  ntohl(out->packet_type), ntohl(whole->packet_type));
     }
     dp_packet_delete(whole);
 }
@@ -380,7 +382,8 @@ offer_range(struct ipf_cpu *ipf, const struct dgram *d, size_t size,
         }
         after = stats(ipf);
         if (total_drops(&after) != total_drops(&before)) {
-            test_fail("id %"PRIu32" fragment %"PRIuSIZE" was dropped", d->id, i);
+            test_fail("id %"PRIu32" fragment %"PRIuSIZE" was dropped",
+                      d->id, i);
         }
     }
     printf("id %"PRIu32" fragments %"PRIuSIZE" to %"PRIuSIZE": held\n",
@@ -704,8 +707,8 @@ test_memory(void)
         s = stats(ipf);
         max_held = MAX(max_held, s.bytes_held);
         if (s.bytes_held > cfg.high_thresh) {
-            test_fail("after fragment %d, %"PRIu64" bytes held, above %"PRIuSIZE,
-                 i, s.bytes_held, cfg.high_thresh);
+            test_fail("after fragment %d, %"PRIu64" bytes held, "
+                      "above %"PRIuSIZE, i, s.bytes_held, cfg.high_thresh);
         }
         if (s.bytes_held < s.queues * cost
             || s.bytes_held > s.queues * (cost + 1000)) {
@@ -713,8 +716,8 @@ test_memory(void)
                  " bytes of fragment each", s.bytes_held, s.queues, cost);
         }
         if (i == 0 && s.bytes_held - cost >= 1000) {
-            test_fail("a queue's overhead is %"PRIu64" bytes, the test assumes "
-                 "under 1000", s.bytes_held - cost);
+            test_fail("a queue's overhead is %"PRIu64" bytes, the test "
+                      "assumes under 1000", s.bytes_held - cost);
         }
         if (s.queues + s.evicted != i + 1) {
             test_fail("after %d datagrams, %"PRIu64" queues and %"PRIu64

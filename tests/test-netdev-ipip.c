@@ -14,9 +14,9 @@
  * limitations under the License.
  */
 
-/* Unit tests of the ipip netdev class (lib/tunnels/netdev-ipip.c), driven through
- * OVS's netdev API as the bridge and ofproto drive it, and through the
- * functions the datapath calls.
+/* Unit tests of the ipip netdev class (lib/tunnels/netdev-ipip.c), driven
+ * through OVS's netdev API as the bridge and ofproto drive it, and through
+ * the functions the datapath calls.
  *
  *   test-netdev-ipip config     parsed options, tunnel config, republishing
  *   test-netdev-ipip counters   per-thread counters and their sum */

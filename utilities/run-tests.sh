@@ -1,7 +1,9 @@
 #!/bin/sh
-# Builds ovs-percpu (see build.sh) and runs the whole test suite, in this
-# order (each step prints its time; Documentation/testing.md has those of
-# the latest clean-clone run on this 2-core machine):
+# Builds ovs-percpu (see build.sh), checks its coding style (make
+# check-style: OVS's checkpatch.py and Linux's checkpatch.pl, well under a
+# minute) and runs the whole test suite, in this order (each step prints
+# its time; Documentation/testing.md has those of the latest clean-clone
+# run on this 2-core machine):
 #   1. our system tests (namespaces, veth, real traffic; keyword system),
 #      one at a time, since they share the host's network devices;
 #   2. the side-by-side benchmark in its quickest form
@@ -208,6 +210,8 @@ sanitizers=${OVS_PERCPU_SANITIZERS:-yes}
 autotest_logs="tests/testsuite-before-recheck.log tests/testsuite.log"
 
 failed=0
+run_step style make check-style || failed=1
+
 if [ "$sanitizers" = no ]; then
     step_logs=$autotest_logs
     run_step "dummy-port tests" \

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* A deleted port's bundle unregistered after its datapath ports. */
+
 #include <config.h>
 #include "bridge-port-order.h"
 

@@ -239,7 +239,7 @@ parse_options(int argc, char *argv[], struct options *options)
             exit(EXIT_FAILURE);
 
         default:
-            abort();
+            OVS_NOT_REACHED();
         }
     }
     free(short_options);

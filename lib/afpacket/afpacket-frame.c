@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* AF_PACKET frames checked against their block and copied into packets. */
+
 #include <config.h>
 #include "afpacket-frame.h"
 
@@ -84,7 +86,8 @@ frame_cut_parse(const uint8_t *frame, uint32_t len, struct frame_cut_hdrs *h)
         return EINVAL;
     }
     eth_type = rd16(frame + 2 * ETH_ADDR_LEN);
-    while (eth_type == ETH_TYPE_VLAN_8021Q || eth_type == ETH_TYPE_VLAN_8021AD) {
+    while (eth_type == ETH_TYPE_VLAN_8021Q
+           || eth_type == ETH_TYPE_VLAN_8021AD) {
         if (++n_vlans > 2 || len - ofs < VLAN_HEADER_LEN) {
             return EINVAL;
         }

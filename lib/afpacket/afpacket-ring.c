@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* AF_PACKET sockets of one interface: receive rings, transmit sockets. */
+
 #include <config.h>
 #include "afpacket-ring.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Virtio-net headers to OVS's offload metadata, and back. */
+
 #include <config.h>
 #include "afpacket-vnet.h"
 

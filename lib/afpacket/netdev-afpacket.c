@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The "afpacket" netdev type: a Linux interface read with AF_PACKET. */
+
 #include <config.h>
 #include "netdev-afpacket.h"
 

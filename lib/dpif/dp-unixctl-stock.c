@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Stock OVS's dpif-netdev/... commands, answered from our counters. */
+
 #include <config.h>
 #include "dp-unixctl-stock.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The dpif-percpu/... ovs-appctl commands of the datapath. */
+
 #include <config.h>
 #include "dp-unixctl.h"
 
@@ -221,7 +223,8 @@ format_pmd_stats(struct ds *s, const struct datapath *dp)
     OVS_REQUIRES(dp->reconfig_mutex)
 {
     for (size_t i = 1; i <= dp->n_thread_slots; i++) {
-        const struct pmd_thread *t = datapath_thread(dp, i % dp->n_thread_slots);
+        const struct pmd_thread *t
+            = datapath_thread(dp, i % dp->n_thread_slots);
 
         if (t) {
             format_counters(s, t);
@@ -255,7 +258,8 @@ format_pmd_rxqs(struct ds *s, const struct datapath *dp)
 {
     ovs_mutex_lock(&dp->non_pmd_mutex);
     for (size_t i = 1; i <= dp->n_thread_slots; i++) {
-        const struct pmd_thread *t = datapath_thread(dp, i % dp->n_thread_slots);
+        const struct pmd_thread *t
+            = datapath_thread(dp, i % dp->n_thread_slots);
 
         if (!t) {
             continue;
@@ -825,8 +829,8 @@ dp_unixctl_register_test_commands(void)
     unixctl_command_register("dpif-percpu/flow-stats-fail-alloc", "on|off",
                              1, 1, flow_stats_fail_alloc, NULL);
     unixctl_command_register("dpif-percpu/receive-batch",
-                             "dp port [--csum|--tso=segsz] packet...", 3, INT_MAX,
-                             receive_batch, NULL);
+                             "dp port [--csum|--tso=segsz] packet...",
+                             3, INT_MAX, receive_batch, NULL);
     unixctl_command_register("dpif-percpu/set-tx-tso", "dp port on|off",
                              3, 3, set_tx_tso, NULL);
     unixctl_command_register("dpif-percpu/put-flow-hex", "dp key actions",

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Our "system" dpif class: dpif-netlink plus ports of type "ipip". */
+
 #include <config.h>
 #include "dpif-kernel.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The conntrack members of our dpif class, on the datapath's conntrack. */
+
 #include <config.h>
 #include "dpif-percpu-ct.h"
 

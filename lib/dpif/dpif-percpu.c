@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The dpif provider of the ovs-percpu userspace datapath. */
+
 #include <config.h>
 #include "dpif-percpu.h"
 

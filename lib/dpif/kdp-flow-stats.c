@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* A kernel datapath megaflow's per-CPU statistics, read through netlink. */
+
 #include <config.h>
 #include "kdp-flow-stats.h"
 

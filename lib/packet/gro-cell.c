@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* GRO cells: receive offload for decapsulated packets, one per thread. */
+
 #include <config.h>
 #include "gro-cell.h"
 

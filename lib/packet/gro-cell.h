@@ -40,21 +40,21 @@
  *     at the IPv4 header, packet_type PT_IPV4), or one untagged Ethernet
  *     frame carrying IPv4 (PT_ETH, as vxlan and geneve deliver; segments
  *     merge only with the same Ethernet addresses), with the metadata of
- *     its first segment.  Its payload is the concatenation of the segments' payloads;
- *     IPv4 total length is updated and the IPv4 header checksum is complete
- *     and valid; IP ID, sequence and acknowledgment numbers and options are
- *     the first segment's, the window the last one's, and the flags those of
- *     the first segment ORed with the PSH and FIN of the others.  l3_ofs and
- *     l4_ofs are set.  It is marked with tso_segsz_set(p, mss), where 'mss'
- *     is the payload length of the first segment, and for TCP checksum
- *     offload (dp_packet_hwol_set_tx_ipv4(), dp_packet_hwol_set_csum_tcp()).
- *     Its TCP checksum field holds the pseudo-header sum, not complemented:
- *     the one's-complement sum of source and destination address, protocol
- *     (6) and TCP length (header plus merged payload), folded to 16 bits, in
- *     network byte order, which is what Linux stores for CHECKSUM_PARTIAL
- *     (~tcp_v4_check(len, saddr, daddr, 0)).  Summing the TCP header and
- *     payload over that value and complementing the result gives the TCP
- *     checksum.
+ *     its first segment.  Its payload is the concatenation of the
+ *     segments' payloads; IPv4 total length is updated and the IPv4 header
+ *     checksum is complete and valid; IP ID, sequence and acknowledgment
+ *     numbers and options are the first segment's, the window the last
+ *     one's, and the flags those of the first segment ORed with the PSH and
+ *     FIN of the others.  l3_ofs and l4_ofs are set.  It is marked with
+ *     tso_segsz_set(p, mss), where 'mss' is the payload length of the first
+ *     segment, and for TCP checksum offload (dp_packet_hwol_set_tx_ipv4(),
+ *     dp_packet_hwol_set_csum_tcp()).  Its TCP checksum field holds the
+ *     pseudo-header sum, not complemented: the one's-complement sum of source
+ *     and destination address, protocol (6) and TCP length (header plus merged
+ *     payload), folded to 16 bits, in network byte order, which is what Linux
+ *     stores for CHECKSUM_PARTIAL (~tcp_v4_check(len, saddr, daddr, 0)).
+ *     Summing the TCP header and payload over that value and complementing the
+ *     result gives the TCP checksum.
  *
  * Every segment a cell merges has had its IPv4 header checksum and its TCP
  * checksum verified, so that merging never turns a corrupted segment into a

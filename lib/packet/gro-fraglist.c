@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The original segments of a merged packet, to cut it again as it came. */
+
 #include <config.h>
 #include "gro-fraglist.h"
 

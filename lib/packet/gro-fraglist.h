@@ -25,14 +25,15 @@
  * A merged packet (gro-cell.h) is sent whole to a port with TSO.  Towards a
  * port without, gso_segment() used to cut it into new segments, computing
  * every segment's TCP checksum again, and the segments it made were not
- * those the sender sent: each got the last segment's window.  Instead, GRO keeps what made each original segment
- * different from the others: its TCP window, flags and checksum (everything
- * else, sequence number, IP ID, lengths, follows from the first segment, the
- * segment size and the merge rules, which accept only full-size segments
- * but the last, the same options, the same IP header but its ID).  Cutting
- * the merged packet along the original boundaries and putting those fields
- * back gives byte for byte the original segments, with their checksums as
- * the sender computed them, so no payload byte is summed again.
+ * those the sender sent: each got the last segment's window.  Instead, GRO
+ * keeps what made each original segment different from the others: its
+ * TCP window, flags and checksum (everything else, sequence number, IP ID,
+ * lengths, follows from the first segment, the segment size and the merge
+ * rules, which accept only full-size segments but the last, the same
+ * options, the same IP header but its ID).  Cutting the merged packet along
+ * the original boundaries and putting those fields back gives byte for byte
+ * the original segments, with their checksums as the sender computed them, so
+ * no payload byte is summed again.
  *
  * What the actions may have done to the merged packet in the meantime:
  *   - anything before the IP header (Ethernet addresses, VLAN tags pushed or

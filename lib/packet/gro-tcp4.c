@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* TCP/IPv4 merging for GRO cells. */
+
 #include <config.h>
 #include "gro-tcp4.h"
 

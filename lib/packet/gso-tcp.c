@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The TCP case of software GSO (gso.h): one packet cut into segments. */
+
 #include <config.h>
 
 #include <errno.h>

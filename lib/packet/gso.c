@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Software segmentation offload (GSO) and checksum completion. */
+
 #include <config.h>
 #include "gso.h"
 

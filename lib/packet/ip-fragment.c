@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* IPv4 and IPv6 fragmentation on output, or its ICMP error. */
+
 #include <config.h>
 #include "ip-fragment.h"
 

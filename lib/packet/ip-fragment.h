@@ -17,8 +17,8 @@
 #ifndef IP_FRAGMENT_H
 #define IP_FRAGMENT_H 1
 
-/* IPv4 and IPv6 fragmentation on output, and the ICMP error that replaces it when
- * the datagram must not be fragmented.
+/* IPv4 and IPv6 fragmentation on output, and the ICMP error that replaces it
+ * when the datagram must not be fragmented.
  *
  * When a packet leaves through a port (or a tunnel) whose MTU it exceeds,
  * the datapath either cuts it into fragments with ip_fragment_v4(), or, if

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The IP identifications a forwarding thread chooses for its datagrams. */
+
 #include <config.h>
 #include "ip-ident.h"
 

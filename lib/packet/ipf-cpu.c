@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* IPv4 and IPv6 fragment reassembly, one table per forwarding thread. */
+
 #include <config.h>
 #include "ipf-cpu.h"
 
@@ -741,7 +743,8 @@ ipf_queue_discard(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
                   long long int now)
 {
     ipf_recent_add(ipf, &q->key, q->node.hash, reason, now);
-    ipf_family_add(ipf->counters.purged, q->key.ct, q->key.is_ipv6, q->n_frags);
+    ipf_family_add(ipf->counters.purged, q->key.ct, q->key.is_ipv6,
+                   q->n_frags);
     if (reason == IPF_DROP_OVERLAP) {
         ipf_family_add(ipf->counters.overlap, q->key.ct, q->key.is_ipv6, 1);
     }
@@ -951,7 +954,8 @@ ipf_queue_add(struct ipf_cpu *ipf, struct ipf_cpu_queue *q,
             covered = q->frags[i].end == q->frags[i + 1].start;
         }
         if (covered) {
-            ipf_family_add(ipf->counters.overlap, q->key.ct, fi->key.is_ipv6, 1);
+            ipf_family_add(ipf->counters.overlap, q->key.ct,
+                           fi->key.is_ipv6, 1);
             ipf_drop(ipf, p, IPF_DROP_DUPLICATE);
         } else {
             ipf_queue_discard(ipf, q, p, IPF_DROP_OVERLAP, now);

@@ -29,9 +29,9 @@
  * no atomic read-modify-write.  Any thread may call ipf_cpu_get_stats():
  * the owner publishes its counters with relaxed atomic stores, readers load
  * them with relaxed atomic loads, so a reader sees each counter whole but
- * the set of counters is not a snapshot.  ipf_cpu_create() and ipf_cpu_destroy() are
- * called by whoever sets up and tears down the owner, while the owner is
- * not using the table.
+ * the set of counters is not a snapshot.  ipf_cpu_create() and
+ * ipf_cpu_destroy() are called by whoever sets up and tears down the owner,
+ * while the owner is not using the table.
  *
  * Fragments of one datagram that arrive on different threads go into
  * different tables and are never joined: each thread's partial queue times

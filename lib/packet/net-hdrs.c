@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Where the headers of an IP packet are, found from its bytes. */
+
 #include <config.h>
 #include "net-hdrs.h"
 

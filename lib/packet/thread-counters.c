@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* One feature's per-thread counters, a row per forwarding thread. */
+
 #include <config.h>
 #include "thread-counters.h"
 

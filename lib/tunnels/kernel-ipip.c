@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The kernel module's ovs_ipip device, seen from userspace. */
+
 #include <config.h>
 #include "kernel-ipip.h"
 

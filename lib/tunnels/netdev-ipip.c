@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The "ipip" netdev type: options, status, per-thread counters. */
+
 #include <config.h>
 #include "netdev-ipip.h"
 

@@ -82,7 +82,7 @@ struct netdev_ipip_config {
                                  * 'local_ip6'. */
     struct in6_addr local_ip6;  /* IPv6 outer source, all-zero if unset. */
     struct in6_addr remote_ip6; /* IPv6 outer destination. */
-    bool remote_ip_flow;        /* Destination taken from the flow's tun_dst. */
+    bool remote_ip_flow;        /* Destination from the flow's tun_dst. */
     uint8_t tos;                /* Outer DSCP (ECN bits always clear). */
     bool tos_inherit;           /* Outer DSCP copied from the inner header. */
     uint8_t ttl;                /* Outer TTL, 1..255. */

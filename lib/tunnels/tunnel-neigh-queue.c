@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Each thread's encapsulated frames waiting for their next hop. */
+
 #include <config.h>
 #include "tunnel-neigh-queue.h"
 

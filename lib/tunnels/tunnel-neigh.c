@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Next-hop resolution for tunnel encapsulation: ARP, ND, snooping. */
+
 #include <config.h>
 #include "tunnel-neigh.h"
 
@@ -830,7 +832,7 @@ snoop_na(struct pmd_thread *t, const struct dp_port *port,
     }
     /* The options (RFC 4861 4.6): each a type, a length in units of 8
      * bytes (never 0) and its data, within 'plen'. */
-    for (off = ND_MSG_LEN; off < plen; ) {
+    for (off = ND_MSG_LEN; off < plen;) {
         const uint8_t *opt = (const uint8_t *) na + off;
         size_t opt_len;
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Each thread's copy of the tunnel routes and next hops it sends to. */
+
 #include <config.h>
 #include "tunnel-nexthop.h"
 

@@ -59,10 +59,10 @@
  * every thread's entries are checked against.  ('tnl_conf_seq' also
  * changes with OVS's routes, which OVS flushes and reloads whenever the
  * host's routes change, even with --disable-system-route: each such
- * change costs every thread one more read per next hop it uses.)  A next hop that is not in
- * the cache is remembered as such, until the generation changes or the
- * refresh time passes, so that a burst to an unresolved next hop reads
- * nothing shared either.
+ * change costs every thread one more read per next hop it uses.)  A next
+ * hop that is not in the cache is remembered as such, until the generation
+ * changes or the refresh time passes, so that a burst to an unresolved next
+ * hop reads nothing shared either.
  *
  * For the benchmark only (utilities/route-cache-benchmark.sh),
  * other_config:tunnel-route-cache=false turns both copies off: every

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The geneve case of the tunnel vports (RFC 8926). */
+
 #include <config.h>
 #include "vport-geneve.h"
 
@@ -74,8 +76,8 @@ geneve_copy_udpif(const struct flow_tnl *tnl, struct geneve_opt *opts,
     memcpy(opts, opt, len);
     *crit = false;
     while (ofs + sizeof *opt <= len) {
-        opt = (const struct geneve_opt *) ((const uint8_t *) tnl->metadata.opts.gnv
-                                           + ofs);
+        opt = (const struct geneve_opt *)
+              ((const uint8_t *) tnl->metadata.opts.gnv + ofs);
         *crit |= !!(opt->type & GENEVE_CRIT_OPT_TYPE);
         ofs += sizeof *opt + opt->length * 4;
     }

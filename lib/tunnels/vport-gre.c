@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The gre case of the tunnel vports (RFC 2784/2890). */
+
 #include <config.h>
 #include "vport-gre.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The ipip case of the tunnel vports: IPv4 or IPv6 inside IPv4 or IPv6. */
+
 #include <config.h>
 #include "vport-ipip.h"
 
@@ -175,8 +177,9 @@ vport_ipip_decapsulate(struct dp_packet *packet, const struct ip_header *outer,
     /* The outer header's offload results (RSS hash, checksum status) do not
      * describe the inner packet. */
     dp_packet_reset_offload(packet);
-    dp_packet_set_size(packet, ((char *) inner - (char *) dp_packet_data(packet))
-                               + inner_len);
+    dp_packet_set_size(packet,
+                       ((char *) inner - (char *) dp_packet_data(packet))
+                       + inner_len);
     dp_packet_pull(packet, (char *) inner - (char *) dp_packet_data(packet));
     packet->packet_type = type;
     dp_packet_reset_offsets(packet);

@@ -501,10 +501,10 @@ find_endpoint6(const struct vport_tunnel_endpoints *eps, uint8_t proto,
  * at most to the packet's end).  Returns the first header that is not
  * hop-by-hop options, destination options or a routing header whose
  * segments are all done, and stores its offset from 'ip6' in '*ofs': the
- * header the datagram is for, at this address, or a fragment header.  Returns -1 (not a tunnel's)
- * for a routing header with segments left
- * (the datagram is for another address), a chain cut short by the end of
- * the datagram, or one longer than TUNNEL_MAX_EXT_HDRS. */
+ * header the datagram is for, at this address, or a fragment header.
+ * Returns -1 (not a tunnel's) for a routing header with segments left (the
+ * datagram is for another address), a chain cut short by the end of the
+ * datagram, or one longer than TUNNEL_MAX_EXT_HDRS. */
 static int
 ipv6_upper_proto(const struct ovs_16aligned_ip6_hdr *ip6, size_t avail,
                  size_t *ofs)

@@ -69,7 +69,8 @@ vport_tunnel_format_gro_stats(struct ds *s, const struct datapath *dp,
             total.segments_cut_flow += st.segments_cut_flow;
             ds_put_cstr(s, "    flushes:");
             for (int r = 0; r < GRO_N_FLUSH_REASONS; r++) {
-                ds_put_format(s, " %s %"PRIu64, gro_flush_reason_to_string(r), st.flushes[r]);
+                ds_put_format(s, " %s %"PRIu64,
+                              gro_flush_reason_to_string(r), st.flushes[r]);
                 total.flushes[r] += st.flushes[r];
             }
             ds_put_char(s, '\n');
@@ -82,7 +83,8 @@ vport_tunnel_format_gro_stats(struct ds *s, const struct datapath *dp,
                       total.segments_cut_flow);
         ds_put_cstr(s, "    flushes:");
         for (int r = 0; r < GRO_N_FLUSH_REASONS; r++) {
-            ds_put_format(s, " %s %"PRIu64, gro_flush_reason_to_string(r), total.flushes[r]);
+            ds_put_format(s, " %s %"PRIu64,
+                          gro_flush_reason_to_string(r), total.flushes[r]);
         }
         ds_put_char(s, '\n');
     }

@@ -94,7 +94,7 @@ check_ipip6_dstopts(const uint8_t *hdr, size_t plen)
     if (len > plen) {
         return VPORT_TNL_DROP_TRUNCATED;
     }
-    for (size_t i = 2; i < len; ) {
+    for (size_t i = 2; i < len;) {
         uint8_t type = hdr[i];
         size_t olen;
 

@@ -867,7 +867,8 @@ vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
                 segsz = MIN(segsz, tso_segsz_get(packet));
             }
             dp_packet_batch_init(&segments);
-            if (!gso_segment(packet, segsz, &out, dp_gso_thread_stats(t->dp->gso, t->index))) {
+            if (!gso_segment(packet, segsz, &out,
+                             dp_gso_thread_stats(t->dp->gso, t->index))) {
                 encapsulate_segments(&segments, &sink);
             }
             continue;
@@ -875,7 +876,8 @@ vport_tunnel_send(struct pmd_thread *t, struct dp_port *port,
         /* A partial checksum (from a tap's vnet header) cannot be left to
          * the underlay once the packet is inside another header. */
         if (dp_packet_hwol_l4_mask(packet)
-            && !gso_complete_csum_or_drop(packet, dp_gso_thread_stats(t->dp->gso, t->index))) {
+            && !gso_complete_csum_or_drop(
+                   packet, dp_gso_thread_stats(t->dp->gso, t->index))) {
             continue;
         }
         encapsulate_one(t, vport, packet, hlen, &u, &have_u, &underlay);

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The tunnel layer: what every tunnel vport shares, a vport's life. */
+
 #include <config.h>
 #include "vport-tunnel.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The vxlan case of the tunnel vports (RFC 7348). */
+
 #include <config.h>
 #include "vport-vxlan.h"
 

@@ -19,9 +19,9 @@
  * Linux hands them over (either receive mode) into packets
  * (afpacket_frame_to_packets(), lib/afpacket/afpacket-frame.c, which cuts TCP
  * frames longer than a dp_packet can hold, and afpacket_vnet_to_packet(),
- * lib/afpacket/afpacket-vnet.c), then each packet back into a header for transmit
- * (afpacket_vnet_from_packet()) and, if asked, through software GSO or
- * checksum completion, as for a port that offloads nothing.
+ * lib/afpacket/afpacket-vnet.c), then each packet back into a header for
+ * transmit (afpacket_vnet_from_packet()) and, if asked, through software
+ * GSO or checksum completion, as for a port that offloads nothing.
  *
  * Input: a flags byte, a 16-bit VLAN TCI and a 16-bit MTU (big-endian),
  * the 10 bytes of a 'struct virtio_net_hdr' (host byte order, as Linux

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* What the fuzz targets share: input records, packets, the check. */
+
 #include <config.h>
 #include "fuzz-common.h"
 
@@ -271,12 +273,11 @@ fuzz_check(bool cond, const char *format, ...)
 {
     if (!cond) {
         va_list args;
+        char *msg;
 
-        fputs("fuzz check failed: ", stderr);
         va_start(args, format);
-        vfprintf(stderr, format, args);
+        msg = xvasprintf(format, args);
         va_end(args);
-        fputc('\n', stderr);
-        abort();
+        ovs_abort(0, "fuzz check failed: %s", msg);
     }
 }

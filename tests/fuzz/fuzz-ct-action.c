@@ -126,8 +126,8 @@ fuzz_ct_exec_cb(void *aux_, struct dp_packet_batch *batch,
         struct dp_conntrack_stats stats = { 0 };
 
         dp_conntrack_execute(aux->dpct, aux->ipf,
-                             DP_IPF_CT_V4 | DP_IPF_CT_V6, batch, a, aux->tp_src,
-                             aux->tp_dst, 1000, &stats);
+                             DP_IPF_CT_V4 | DP_IPF_CT_V6, batch, a,
+                             aux->tp_src, aux->tp_dst, 1000, &stats);
     }
     if (should_steal) {
         dp_packet_delete_batch(batch, true);

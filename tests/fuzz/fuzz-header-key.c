@@ -14,8 +14,9 @@
  * limitations under the License.
  */
 
-/* Fuzz target: header keys (lib/header-key.h), which the exact-match cache
- * compares instead of miniflows for received frames of the commonest shape.
+/* Fuzz target: header keys (lib/flow/header-key.h), which the exact-match
+ * cache compares instead of miniflows for received frames of the commonest
+ * shape.
  *
  * Input: records (fuzz-common.h).  The first is a frame, received on the
  * port its control byte names.  Each later one changes a copy of that

@@ -14,8 +14,9 @@
  * limitations under the License.
  */
 
-/* Fuzz target: the options of an ipip port (lib/tunnels/netdev-ipip.c), the tunnel
- * configuration a user or a controller writes into Interface.options.
+/* Fuzz target: the options of an ipip port (lib/tunnels/netdev-ipip.c), the
+ * tunnel configuration a user or a controller writes into
+ * Interface.options.
  *
  * Input: text, one option per line, "key=value" (a line without '=' is a
  * key with an empty value; a later line replaces an earlier one with the

@@ -48,7 +48,7 @@ main(int argc, char *argv[])
         uint8_t *input;
 
         if (!f) {
-            fprintf(stderr, "%s: %s\n", argv[i], strerror(errno));
+            fprintf(stderr, "%s: %s\n", argv[i], ovs_strerror(errno));
             return EXIT_FAILURE;
         }
         n = fread(buf, 1, FUZZ_MAIN_MAX_INPUT, f);

@@ -626,7 +626,8 @@ moved_counter(uint64_t before[FUZZ_N_THREADS][N_SNOOP_COUNTERS],
  * reply from 'spa' at 'sha' delivered to 'port' at 'now', and records it. */
 static void
 check_solicited(struct fuzz_state *s, int port, ovs_be32 spa,
-                struct eth_addr sha, enum vport_tunnel_counter c, long long int now)
+                struct eth_addr sha, enum vport_tunnel_counter c,
+                long long int now)
 {
     struct hop *h = hop_get(s, port, spa, false);
     struct in6_addr ip6;

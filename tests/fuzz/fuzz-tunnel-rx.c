@@ -15,13 +15,13 @@
  */
 
 /* Fuzz target: where tunnel packets are decapsulated, the decision that
- * vport_tunnel_terminate() takes for each packet the flows output to a
- * port that holds addresses: vport_tunnel_classify() against an endpoint
- * table of every type (ipip with fixed IPv4 endpoints, with fixed IPv6
- * ones and with any, vxlan, geneve, gre, ip6gre), with the thread's fragment verdicts, then as the
- * datapath goes on: the outer header's check, reassembly of outer fragments (of a
- * copy, for a later fragment of a datagram not known yet), and ipip
- * decapsulation.
+ * vport_tunnel_terminate() takes for each packet the flows output to a port
+ * that holds addresses: vport_tunnel_classify() against an endpoint table of
+ * every type (ipip with fixed IPv4 endpoints, with fixed IPv6 ones and with
+ * any, vxlan, geneve, gre, ip6gre), with the thread's fragment verdicts, then
+ * as the datapath goes on: the outer header's check, reassembly of outer
+ * fragments (of a copy, for a later fragment of a datagram not known yet), and
+ * ipip decapsulation.
  *
  * Input: records (fuzz-common.h), each an Ethernet frame output in turn to
  * one of two ports by one thread.  Control byte:
@@ -32,19 +32,19 @@
  *   bits 4-7 hundreds of milliseconds the clock advances before the frame
  *            (verdicts last 1 s).
  *
- * Checks: a packet classified as no tunnel's (or delivered as a later
- * fragment of a datagram not known yet) is left byte for byte as it was; a
- * tunnel packet is an untagged IPv4 frame to the port's MAC or a
- * multicast one, to an address of the port, of the vport's protocol and
- * endpoints (UDP port, GRE header); an IPv6 tunnel packet (or fragment)
- * is to an address of the port, and if whole, of a type with IPv6
- * underlays (ip6gre before gre), and if its outer header is sound it has no extension header
- * (but ipip one destination options header, whole in the payload, before
- * next header 4 or 41) and the vport's next header and endpoints; a fragment is one, to an
- * address of the port; a datagram reassembled from fragments classifies as whole; an ipip
- * packet (next header 4 or 41, over IPv4 or IPv6) decapsulates into a
- * whole IPv4 or IPv6 packet, of the family its outer protocol says, with
- * its outer addresses as tunnel metadata. */
+ * Checks: a packet classified as no tunnel's (or delivered as a later fragment
+ * of a datagram not known yet) is left byte for byte as it was; a tunnel
+ * packet is an untagged IPv4 frame to the port's MAC or a multicast one, to an
+ * address of the port, of the vport's protocol and endpoints (UDP port, GRE
+ * header); an IPv6 tunnel packet (or fragment) is to an address of the port,
+ * and if whole, of a type with IPv6 underlays (ip6gre before gre), and if its
+ * outer header is sound it has no extension header (but ipip one destination
+ * options header, whole in the payload, before next header 4 or 41) and the
+ * vport's next header and endpoints; a fragment is one, to an address of the
+ * port; a datagram reassembled from fragments classifies as whole; an ipip
+ * packet (next header 4 or 41, over IPv4 or IPv6) decapsulates into a whole
+ * IPv4 or IPv6 packet, of the family its outer protocol says, with its outer
+ * addresses as tunnel metadata. */
 
 #include <config.h>
 #include "fuzz-common.h"

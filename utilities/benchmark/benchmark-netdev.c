@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The benchmark's in-memory netdevs: the generator, the sinks. */
+
 #include <config.h>
 #include "benchmark-netdev.h"
 

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* What the benchmark sends, and its flows' upcall answers. */
+
 #include <config.h>
 #include "benchmark-traffic.h"
 

@@ -210,24 +210,29 @@ main(int argc, char *argv[])
     set_meter(table, BENCH_METER_B);
 
     printf("batches of %d packets of %d bytes, %d s per scenario; x = ratio "
-           "to the baseline;\noverlap = threads' CPU time / wall time, 2.00 when "
-           "two threads really ran at once\n", NETDEV_MAX_BURST, BENCH_PACKET_SIZE, seconds);
+           "to the baseline;\noverlap = threads' CPU time / wall time, 2.00 "
+           "when two threads really ran at once\n",
+           NETDEV_MAX_BURST, BENCH_PACKET_SIZE, seconds);
     base = run_scenario((struct bench_thread[]) {
-        BENCH_THREAD(BENCH_OP_METER, BENCH_METER_NONE, 1) }, 1, seconds, &overlap);
+        BENCH_THREAD(BENCH_OP_METER, BENCH_METER_NONE, 1) },
+        1, seconds, &overlap);
     report("baseline: clock read + lookup, no meter", base, base, overlap);
 
     ns = run_scenario((struct bench_thread[]) {
-        BENCH_THREAD(BENCH_OP_METER, BENCH_METER_A, 1) }, 1, seconds, &overlap);
+        BENCH_THREAD(BENCH_OP_METER, BENCH_METER_A, 1) },
+        1, seconds, &overlap);
     report("1 thread, 1 meter", ns, base, overlap);
 
     ns = run_scenario((struct bench_thread[]) {
         BENCH_THREAD(BENCH_OP_METER, BENCH_METER_A, 1),
-        BENCH_THREAD(BENCH_OP_METER, BENCH_METER_B, 2) }, 2, seconds, &overlap);
+        BENCH_THREAD(BENCH_OP_METER, BENCH_METER_B, 2) },
+        2, seconds, &overlap);
     report("2 threads, 1 meter each", ns, base, overlap);
 
     ns = run_scenario((struct bench_thread[]) {
         BENCH_THREAD(BENCH_OP_METER, BENCH_METER_A, 1),
-        BENCH_THREAD(BENCH_OP_METER, BENCH_METER_A, 2) }, 2, seconds, &overlap);
+        BENCH_THREAD(BENCH_OP_METER, BENCH_METER_A, 2) },
+        2, seconds, &overlap);
     report("2 threads, 1 shared meter (CAS)", ns, base, overlap);
 
     ns = run_scenario((struct bench_thread[]) {

@@ -282,12 +282,12 @@ testbed_add(struct testbed *tb, const char *name, const char *type,
     }
 }
 
-/* Gives 'tb' what a TUNNEL_OUTPUT scenario adds to the sink (already
- * there): the underlay port, its route to the tunnel destinations with
- * their next hops in OVS's neighbour cache, the vxlan port, and idle ports
- * up to 'n_ports' ports in all; 'native' for stock's datapath, which
- * tunnels with tnl_push() (benchmark-traffic.h).  The route and the neighbours stay in
- * OVS's tables between runs; setting them again changes nothing. */
+/* Gives 'tb' what a TUNNEL_OUTPUT scenario adds to the sink (already there):
+ * the underlay port, its route to the tunnel destinations with their next hops
+ * in OVS's neighbour cache, the vxlan port, and idle ports up to 'n_ports'
+ * ports in all; 'native' for stock's datapath, which tunnels with tnl_push()
+ * (benchmark-traffic.h).  The route and the neighbours stay in OVS's tables
+ * between runs; setting them again changes nothing. */
 static void
 testbed_add_tunnel(struct testbed *tb, const struct scenario *sc,
                    bool native)
@@ -455,11 +455,11 @@ testbed_close(struct testbed *tb)
 }
 
 /* Waits until upcalls have stopped for 'quiet_ms' milliseconds and the
- * datapath holds at least 'min_flows' flows (of at most 'max_flows'), that
- * is, until every flow is installed where each thread looks for it.  (A
- * datapath may pause its upcalls for a while, growing a big hash table:
- * the flow count keeps such a pause from passing for the end.)  Returns the time of the last upcall
- * seen, in ns.
+ * datapath holds at least 'min_flows' flows (of at most 'max_flows'), that is,
+ * until every flow is installed where each thread looks for it.  (A datapath
+ * may pause its upcalls for a while, growing a big hash table: the flow count
+ * keeps such a pause from passing for the end.)  Returns the time of the last
+ * upcall seen, in ns.
  *
  * Exits with a message naming scenario 'sc' and the datapath, rather than
  * measuring a scenario that did not set up: on SETUP_TIMEOUT_MS, and as
@@ -775,8 +775,9 @@ format_report(struct ds *s, const struct result results[], size_t n)
 
     if (has_kind(results, n, FORWARDING)) {
         ds_put_cstr(s, "Forwarding, once every flow is installed (64-byte "
-                    "UDP frames, 66 bytes for IPv6; cycles are TSC cycles of all PMD threads "
-                    "per packet; CPU ns are the CPU time the process used "
+                    "UDP frames, 66 bytes for IPv6; cycles are TSC cycles "
+                    "of all PMD threads per packet; CPU ns are the CPU time "
+                    "the process used "
                     "per packet, which time taken by other processes does "
                     "not inflate, and their ratio is stock's over ours):"
                     "\n\n"

@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Per-thread statistics of one megaflow. */
+
 #include <config.h>
 #include "flow-stats.h"
 
@@ -32,9 +34,10 @@
 #include "util.h"
 
 /* One thread's counters for one flow.  Only the owning thread writes a slot
- * (slot 0: whoever holds the flow's slot0_lock_for()); readers load the members with relaxed
- * atomics so that they never see a torn value.  Each slot fills whole cache
- * lines of its own, so that two threads' slots never share one. */
+ * (slot 0: whoever holds the flow's slot0_lock_for()); readers load the
+ * members with relaxed atomics so that they never see a torn value.  Each
+ * slot fills whole cache lines of its own, so that two threads' slots never
+ * share one. */
 struct flow_stats_slot {
     atomic_uint32_t generation; /* flow_stats 'generation' when last zeroed. */
     atomic_uint16_t tcp_flags;  /* Bitwise-OR of TCP flags seen. */

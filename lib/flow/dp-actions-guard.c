@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* What an action list needs of a packet, checked before it runs. */
+
 #include <config.h>
 #include "dp-actions-guard.h"
 

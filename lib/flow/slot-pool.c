@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* Cache lines for per-thread statistics slots, one pool per thread. */
+
 #include <config.h>
 #include "slot-pool.h"
 
@@ -64,7 +66,8 @@ slot_pools_create(size_t n_pools)
 {
     struct slot_pools *pools;
 
-    pools = xzalloc_cacheline(sizeof *pools + n_pools * sizeof pools->pools[0]);
+    pools = xzalloc_cacheline(sizeof *pools
+                              + n_pools * sizeof pools->pools[0]);
     ovs_refcount_init(&pools->ref_cnt);
     pools->n_pools = n_pools;
     for (size_t i = 0; i < n_pools; i++) {

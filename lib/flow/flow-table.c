@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* The megaflow table, shared by every thread: a tuple-space classifier. */
+
 #include <config.h>
 #include "flow-table.h"
 

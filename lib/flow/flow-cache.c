@@ -14,6 +14,8 @@
  * limitations under the License.
  */
 
+/* A forwarding thread's exact-match cache in front of the megaflow table. */
+
 #include <config.h>
 #include "flow-cache.h"
 
