@@ -56,7 +56,9 @@ ovs_files=$(ls lib/*.[ch] lib/*/*.[ch] vswitchd/*.[ch] tests/*.[ch] \
                 tests/fuzz/*.[ch] utilities/benchmark/*.[ch] \
             | grep -v -e '^utilities/benchmark/kernel-shim' \
                       -e '^utilities/benchmark/kernel-flow-stats-' \
-                      -e '^tests/test-kernel-flow-stats\.c$')
+                      -e '^utilities/benchmark/kernel-meter-' \
+                      -e '^tests/test-kernel-flow-stats\.c$' \
+                      -e '^tests/test-kernel-meter\.c$')
 # checkpatch.py prints each finding as "ERROR: MESSAGE" or "WARNING:
 # MESSAGE" lines, then "FILE:LINE:", then the line.
 # shellcheck disable=SC2086

@@ -42,7 +42,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,8 +75,7 @@ struct model {
 static void
 model_fail(const char *what)
 {
-    fprintf(stderr, "fuzz-kernel-ipip-stats: %s\n", what);
-    abort();
+    ovs_abort(0, "fuzz-kernel-ipip-stats: %s", what);
 }
 
 /* If 'name' is "cpu" then 1 to 5 decimal digits making at most 65535,
