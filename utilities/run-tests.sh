@@ -56,8 +56,30 @@
 # the summary at the end gives each step's time and result and, for each
 # step that failed, its failure lines and the diffs of its failed tests, so
 # that the end of the output says what failed.
+# Every test that skips is checked against the skips CI expects
+# (tests/expected-skips.txt, one line per step and test title, with its
+# reason): after each step that runs an autotest suite, the skipped tests
+# of its logs are read (utilities/check-skips.sh), and a skip that is not
+# on the list fails the step, since a green run carries skips by design and
+# a new one would otherwise pass unseen.  The summary names every skip,
+# expected or not.  -v also prints the expected skips that did not occur
+# (no failure: a host with more tools runs more).
+# -s STEP (repeatable) runs only the steps named STEP, as the summary names
+# them (e.g. -s 'system tests'), in a tree already built for them: to run
+# again a step that failed, or one that a change touches.
 # Exits non-zero if anything fails.
 set -e
+
+verbose=
+only=
+while getopts vs: opt; do
+    case $opt in
+        v) verbose=-v ;;
+        s) only="$only$OPTARG
+" ;;
+        *) echo "usage: $0 [-v] [-s STEP]..." >&2; exit 2 ;;
+    esac
+done
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -92,20 +114,38 @@ run_start=$(date +%s)
 # autotest logs (files; the first run's before the recheck's) and the
 # directories of its failed tests' logs or sanitizer reports.
 step_logs=
+# The autotest logs the next step's skipped tests are read from, set
+# before run_step for each step that runs an autotest suite.
+step_suites=
+expected_skips=$top/tests/expected-skips.txt
 
 # Runs the step named $1, the command "$@" after it, with its output to
-# the terminal and to $logdir/N.log; writes "N SECONDS ok|FAILED NAME" to
-# $logdir/steps and prints the step's time.  If it fails, copies its
-# 'step_logs' to $logdir/N.evidence.I, before a later step can overwrite
-# them.  Returns the command's status.
+# the terminal and to $logdir/N.log; then, if 'step_suites' names its
+# autotest logs, checks their skips (check-skips.sh, its lines also in
+# $logdir/N.log.skips), an unexpected one failing the step; writes
+# "N SECONDS ok|FAILED NAME" to $logdir/steps and prints the step's time.
+# If it fails, copies its 'step_logs' to $logdir/N.evidence.I, before a
+# later step can overwrite them.  Returns non-zero if it failed.
 run_step() {
     name=$1
     shift
+    if [ -n "$only" ] && ! printf '%s' "$only" | grep -qxF "$name"; then
+        step_logs=
+        step_suites=
+        return 0
+    fi
     n=$(($(wc -l < "$logdir/steps") + 1))
     log=$logdir/$n.log
     start=$(date +%s)
     rm -f "$log.failed"
     { "$@" 2>&1 || echo $? > "$log.failed"; } | tee "$log"
+    if [ -n "$step_suites" ]; then
+        # shellcheck disable=SC2086
+        { ./utilities/check-skips.sh $verbose "$expected_skips" "$name" \
+              $step_suites || echo skips >> "$log.failed"; } \
+            | tee "$log.skips" | tee -a "$log"
+    fi
+    step_suites=
     now=$(date +%s)
     if [ -f "$log.failed" ]; then
         result=FAILED
@@ -134,7 +174,7 @@ print_failure() {
     log=$1
     pattern=' FAILED \(|^ERROR: |failed unexpectedly|MUST-PASS|: [0-9]+ passed, [1-9]'
     pattern="$pattern|^check-sanitizers: reports|^make(\[[0-9]+\])?: \*\*\*|error:"
-    pattern="$pattern|^benchmark|^run-kmod: |^kernel"
+    pattern="$pattern|^benchmark|^run-kmod: |^kernel|^check-skips: .*(UNEXPECTED|FAILED)"
     if grep -q -E "$pattern" "$log"; then
         grep -E "$pattern" "$log" | head -30
     else
@@ -179,6 +219,22 @@ print_test_diffs() {
          { in_diff = 0 }'
 }
 
+# Prints every skipped test of the run, step by step, expected or not
+# (and, with -v, the expected skips that did not occur).
+print_skips() {
+    skips=$(ls "$logdir"/*.log.skips 2>/dev/null | sort -V)
+    if [ -z "$skips" ]; then
+        echo "  skipped tests: no step's skips were read"
+        return
+    fi
+    # shellcheck disable=SC2086
+    echo "  skipped tests: $(cat $skips | grep -c ': expected$')" \
+         "expected, $(cat $skips | grep -c ': UNEXPECTED$') unexpected" \
+         "(tests/expected-skips.txt):"
+    # shellcheck disable=SC2086
+    sed -n 's/^check-skips: /    /p' $skips
+}
+
 # Prints each step's time and result, what failed in the steps that
 # failed, and the tests that passed only on recheck.
 print_summary() {
@@ -190,6 +246,7 @@ print_summary() {
     echo "  $(($(date +%s) - run_start)) s in all; logs in $logdir"
     grep -h -E '^(check|run-upstream): passed on recheck' "$logdir"/*.log \
         | sed 's/^/  /' || true
+    print_skips
     while read -r n seconds result name; do
         [ "$result" = FAILED ] || continue
         echo
@@ -210,11 +267,13 @@ autotest_logs="tests/testsuite-before-recheck.log tests/testsuite.log"
 failed=0
 if [ "$sanitizers" = no ]; then
     step_logs=$autotest_logs
+    step_suites=$autotest_logs
     run_step "dummy-port tests" \
-        make check TESTSUITEFLAGS="-j4 -k !system" RECHECK=yes || failed=1
+        make check TESTSUITEFLAGS="-j4 -k !system,!kernel" RECHECK=yes || failed=1
 fi
 
 step_logs=$autotest_logs
+step_suites=$autotest_logs
 run_step "system tests" \
     make check TESTSUITEFLAGS="-k system" RECHECK=yes || failed=1
 
@@ -230,6 +289,7 @@ run_step "OVS system-userspace" \
     make check-upstream-userspace RECHECK=yes || failed=1
 
 step_logs=tests/kernel-results/testsuite.log
+step_suites=$step_logs
 run_step "kernel tests" \
     make check-kernel KERNEL_TESTS="\$(KERNEL_CI_TESTS)" || failed=1
 step_logs=tests/upstream/kmod-results/failed
@@ -249,13 +309,14 @@ run_step "thread-safety build" ./utilities/build.sh --with-thread-safety \
 if [ "$sanitizers" != no ]; then
     run_step "sanitizer build" ./utilities/build.sh --with-sanitizers \
         || { failed=1; print_summary; exit 1; }
-    step_logs="$(for f in $autotest_logs; do echo "_build-asan/$f"; done)
-               _build-asan/sanitizer-logs"
+    asan_logs=$(for f in $autotest_logs; do echo "_build-asan/$f"; done)
+    step_logs="$asan_logs _build-asan/sanitizer-logs"
+    step_suites=$asan_logs
     run_step "dummy-port tests, under the sanitizers" sh -c \
-        'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j3 -k !system" RECHECK=yes' \
+        'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j3 -k !system,!kernel" RECHECK=yes' \
         || failed=1
-    step_logs="$(for f in $autotest_logs; do echo "_build-asan/$f"; done)
-               _build-asan/sanitizer-logs"
+    step_logs="$asan_logs _build-asan/sanitizer-logs"
+    step_suites=$asan_logs
     run_step "fault tests, under the sanitizers" sh -c \
         'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,faults" RECHECK=yes' \
         || failed=1
