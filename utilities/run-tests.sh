@@ -3,7 +3,9 @@
 # order (each step prints its time; Documentation/testing.md has those of
 # the latest clean-clone run on this 2-core machine):
 #   1. our system tests (namespaces, veth, real traffic; keyword system),
-#      one at a time, since they share the host's network devices;
+#      one at a time, since they share the host's network devices, but for
+#      the hostile-traffic test and the afpacket ports' tests, which run
+#      under the sanitizers in step 6 instead;
 #   2. the side-by-side benchmark in its quickest form
 #      (utilities/benchmark.sh --quick: every scenario, one round of 0.2 s
 #      per datapath), which fails when a scenario cannot run or does not
@@ -26,12 +28,16 @@
 #      (build.sh --with-sanitizers, in _build-asan) and, under it, our
 #      dummy-port tests (every test but the system ones, three at a time)
 #      and then the fault tests under traffic (keyword faults:
-#      LeakSanitizer checks each daemon as it exits), failing on any
-#      sanitizer report (make check-sanitizers).  The dummy-port tests run
+#      LeakSanitizer checks each daemon as it exits), and the hostile-traffic
+#      test and the afpacket ports' system tests (keywords hostile and
+#      afpacket: the inputs least trusted, and the port that parses frames
+#      and virtio-net headers from the kernel), failing on any sanitizer
+#      report (make check-sanitizers).  The dummy-port tests run
 #      only here, not also in the plain build: twice would cost 10
 #      minutes for what the sanitizer build checks more strictly.
 #      OVS_PERCPU_SANITIZERS=no skips this step and runs the dummy-port
-#      tests in the plain build instead (four at a time), before step 1;
+#      tests in the plain build instead (four at a time), before step 1,
+#      and the hostile and afpacket tests in step 1;
 #   7. the fuzzers, with a seed taken from the commit: the kernel
 #      datapath's netlink fuzzer for 60 s in the guest (after step 4; make
 #      check-kernel-fuzz), and each libFuzzer target for 10 s in the
@@ -317,10 +323,17 @@ if [ "$sanitizers" = no ]; then
         make check TESTSUITEFLAGS="-j4 -k !system,!kernel" RECHECK=yes || failed=1
 fi
 
+# The hostile-traffic test and the afpacket ports' system tests run under
+# the sanitizers (below) instead, unless they do not run
+# (OVS_PERCPU_SANITIZERS=no).
+system_flags="-k system"
+if [ "$sanitizers" != no ]; then
+    system_flags="-k system,!hostile,!afpacket"
+fi
 step_logs=$autotest_logs
 step_suites=$autotest_logs
 run_step "system tests" \
-    make check TESTSUITEFLAGS="-k system" RECHECK=yes || failed=1
+    make check TESTSUITEFLAGS="$system_flags" RECHECK=yes || failed=1
 
 run_step "benchmark --quick" ./utilities/benchmark.sh --quick || failed=1
 
@@ -364,6 +377,11 @@ if [ "$sanitizers" != no ]; then
     step_suites=$asan_logs
     run_step "fault tests, under the sanitizers" sh -c \
         'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,faults" RECHECK=yes' \
+        || failed=1
+    step_logs="$asan_logs _build-asan/sanitizer-logs"
+    step_suites=$asan_logs
+    run_step "hostile and afpacket tests, under the sanitizers" sh -c \
+        'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,hostile -k system,afpacket" RECHECK=yes' \
         || failed=1
 fi
 
