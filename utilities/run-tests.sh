@@ -347,7 +347,9 @@ run_step "OVS system-userspace" \
     make check-upstream-userspace RECHECK=yes || failed=1
 
 step_logs=tests/kernel-results/testsuite.log
-step_suites=$step_logs
+# Its skips are checked unless the guest may skip the whole step
+# (KERNEL_GUEST_REQUIRED=no, outside CI), which leaves no log to read.
+[ "$KERNEL_GUEST_REQUIRED" = no ] || step_suites=$step_logs
 run_step "kernel tests" \
     make check-kernel KERNEL_TESTS="\$(KERNEL_CI_TESTS)" || failed=1
 step_logs=tests/upstream/kmod-results/failed
