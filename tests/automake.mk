@@ -75,7 +75,9 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/upstream/must-pass-variants.txt \
 	tests/upstream/userspace-must-pass.txt utilities/build-deb.sh \
 	utilities/subreaper.py utilities/guest-kernel.sh \
-	utilities/check-layers.sh utilities/check-docs.py
+	utilities/check-layers.sh utilities/check-docs.py \
+	utilities/check-skips.sh tests/expected-skips.txt tests/flake-log.txt \
+	tests/upstream/stock-flakes.txt
 DISTCLEANFILES = tests/atconfig tests/atlocal
 
 AUTOTEST_PATH = $(abs_top_builddir)/vswitchd:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/utilities:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/vswitchd:$(OVS_BUILDDIR)/tests
@@ -112,7 +114,8 @@ SUBREAPER = $(srcdir)/utilities/subreaper.py
 # RECHECK=yes runs the tests that failed once more, one at a time, as OVS's
 # own "make check RECHECK=yes" does: each test that passes then is named in
 # a "check: passed on recheck (flaky): TITLE" line, so that a flaky test is
-# seen, not hidden (utilities/run-tests.sh logs it in tests/flakes.log).
+# seen, not hidden (utilities/run-tests.sh makes it a line of
+# tests/flake-log.txt, testing.md "Flaky tests").
 # A failed run whose log names no failed test (a suite that died, a log
 # not written) fails, as does a test that fails and then skips: a recheck
 # that runs nothing, or skips, proves nothing.

@@ -5,7 +5,9 @@
 # its time; Documentation/testing.md has those of the latest clean-clone
 # run on this 2-core machine):
 #   1. our system tests (namespaces, veth, real traffic; keyword system),
-#      one at a time, since they share the host's network devices;
+#      one at a time, since they share the host's network devices, but for
+#      the hostile-traffic test and the afpacket ports' tests, which run
+#      under the sanitizers in step 6 instead;
 #   2. the side-by-side benchmark in its quickest form
 #      (utilities/benchmark.sh --quick: every scenario, one round of 0.2 s
 #      per datapath), which fails when a scenario cannot run or does not
@@ -28,12 +30,16 @@
 #      (build.sh --with-sanitizers, in _build-asan) and, under it, our
 #      dummy-port tests (every test but the system ones, three at a time)
 #      and then the fault tests under traffic (keyword faults:
-#      LeakSanitizer checks each daemon as it exits), failing on any
-#      sanitizer report (make check-sanitizers).  The dummy-port tests run
+#      LeakSanitizer checks each daemon as it exits), and the hostile-traffic
+#      test and the afpacket ports' system tests (keywords hostile and
+#      afpacket: the inputs least trusted, and the port that parses frames
+#      and virtio-net headers from the kernel), failing on any sanitizer
+#      report (make check-sanitizers).  The dummy-port tests run
 #      only here, not also in the plain build: twice would cost 10
 #      minutes for what the sanitizer build checks more strictly.
 #      OVS_PERCPU_SANITIZERS=no skips this step and runs the dummy-port
-#      tests in the plain build instead (four at a time), before step 1;
+#      tests in the plain build instead (four at a time), before step 1,
+#      and the hostile and afpacket tests in step 1;
 #   7. the fuzzers, with a seed taken from the commit: the kernel
 #      datapath's netlink fuzzer for 60 s in the guest (after step 4; make
 #      check-kernel-fuzz), and each libFuzzer target for 10 s in the
@@ -53,13 +59,42 @@
 # other pairing is safer.
 # Each failed test runs once more, one at a time (RECHECK=yes, as OVS's own
 # CI runs its suites); one that passes then is named "passed on recheck
-# (flaky)" in the summary at the end, and its step still passes.  Each
+# (flaky)" in the summary at the end, and its step still passes, once: the
+# summary prints for it a line to append to the committed flake log
+# (tests/flake-log.txt: date, commit, step, title; CI runs in a clean
+# clone and cannot commit), and the run fails if its title is already
+# among the last 5 entries of that log (Documentation/testing.md, "Flaky
+# tests").  OVS's own tests that flake with stock's ovs-vswitchd too, as
+# upstream-tests.md shows, are named in tests/upstream/stock-flakes.txt
+# and are only printed.  Each
 # step's output goes to the terminal and to a log in tests/run-tests-logs/;
 # the summary at the end gives each step's time and result and, for each
 # step that failed, its failure lines and the diffs of its failed tests, so
 # that the end of the output says what failed.
+# Every test that skips is checked against the skips CI expects
+# (tests/expected-skips.txt, one line per step and test title, with its
+# reason): after each step that runs an autotest suite, the skipped tests
+# of its logs are read (utilities/check-skips.sh), and a skip that is not
+# on the list fails the step, since a green run carries skips by design and
+# a new one would otherwise pass unseen.  The summary names every skip,
+# expected or not.  -v also prints the expected skips that did not occur
+# (no failure: a host with more tools runs more).
+# -s STEP (repeatable) runs only the steps named STEP, as the summary names
+# them (e.g. -s 'system tests'), in a tree already built for them: to run
+# again a step that failed, or one that a change touches.
 # Exits non-zero if anything fails.
 set -e
+
+verbose=
+only=
+while getopts vs: opt; do
+    case $opt in
+        v) verbose=-v ;;
+        s) only="$only$OPTARG
+" ;;
+        *) echo "usage: $0 [-v] [-s STEP]..." >&2; exit 2 ;;
+    esac
+done
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -94,20 +129,38 @@ run_start=$(date +%s)
 # autotest logs (files; the first run's before the recheck's) and the
 # directories of its failed tests' logs or sanitizer reports.
 step_logs=
+# The autotest logs the next step's skipped tests are read from, set
+# before run_step for each step that runs an autotest suite.
+step_suites=
+expected_skips=$top/tests/expected-skips.txt
 
 # Runs the step named $1, the command "$@" after it, with its output to
-# the terminal and to $logdir/N.log; writes "N SECONDS ok|FAILED NAME" to
-# $logdir/steps and prints the step's time.  If it fails, copies its
-# 'step_logs' to $logdir/N.evidence.I, before a later step can overwrite
-# them.  Returns the command's status.
+# the terminal and to $logdir/N.log; then, if 'step_suites' names its
+# autotest logs, checks their skips (check-skips.sh, its lines also in
+# $logdir/N.log.skips), an unexpected one failing the step; writes
+# "N SECONDS ok|FAILED NAME" to $logdir/steps and prints the step's time.
+# If it fails, copies its 'step_logs' to $logdir/N.evidence.I, before a
+# later step can overwrite them.  Returns non-zero if it failed.
 run_step() {
     name=$1
     shift
+    if [ -n "$only" ] && ! printf '%s' "$only" | grep -qxF "$name"; then
+        step_logs=
+        step_suites=
+        return 0
+    fi
     n=$(($(wc -l < "$logdir/steps") + 1))
     log=$logdir/$n.log
     start=$(date +%s)
     rm -f "$log.failed"
     { "$@" 2>&1 || echo $? > "$log.failed"; } | tee "$log"
+    if [ -n "$step_suites" ]; then
+        # shellcheck disable=SC2086
+        { ./utilities/check-skips.sh $verbose "$expected_skips" "$name" \
+              $step_suites || echo skips >> "$log.failed"; } \
+            | tee "$log.skips" | tee -a "$log"
+    fi
+    step_suites=
     now=$(date +%s)
     if [ -f "$log.failed" ]; then
         result=FAILED
@@ -136,7 +189,7 @@ print_failure() {
     log=$1
     pattern=' FAILED \(|^ERROR: |failed unexpectedly|MUST-PASS|: [0-9]+ passed, [1-9]'
     pattern="$pattern|^check-sanitizers: reports|^make(\[[0-9]+\])?: \*\*\*|error:"
-    pattern="$pattern|^benchmark|^run-kmod: |^kernel"
+    pattern="$pattern|^benchmark|^run-kmod: |^kernel|^check-skips: .*(UNEXPECTED|FAILED)"
     if grep -q -E "$pattern" "$log"; then
         grep -E "$pattern" "$log" | head -30
     else
@@ -181,6 +234,58 @@ print_test_diffs() {
          { in_diff = 0 }'
 }
 
+# The committed flake log, and the number of its last entries in which a
+# title flaky again fails the run.
+flake_log=$top/tests/flake-log.txt
+flake_window=5
+
+# Reads the tests that passed only on recheck, step by step, and writes to
+# $logdir/flakes, for each, either the line to append to the flake log or,
+# for one of OVS's tests listed in tests/upstream/stock-flakes.txt, a note;
+# a title already among the last $flake_window entries of the flake log
+# gets a FAILED line.  Returns non-zero if one did.
+check_flakes() {
+    today=$(date -u +%Y-%m-%d)
+    commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+    while read -r n seconds result name; do
+        # Our suite's "check: ... TITLE", OVS's "run-upstream: ... NUM TITLE".
+        sed -n -e 's/^check: passed on recheck (flaky): /ours /p' \
+               -e 's/^run-upstream: passed on recheck (flaky): [0-9]* /ovs /p' \
+               "$logdir/$n.log" \
+        | while read -r suite title; do
+            if [ $suite = ovs ] &&
+               grep -qxF "$title" "$top/tests/upstream/stock-flakes.txt"; then
+                echo "  passed on recheck, as it does with stock's ovs-vswitchd (tests/upstream/stock-flakes.txt): $name | $title"
+                continue
+            fi
+            echo "  $today | $commit | $name | $title"
+            if grep -v '^[[:space:]]*\(#\|$\)' "$flake_log" \
+                   | tail -n $flake_window \
+                   | awk -F ' [|] ' -v t="$title" '$4 == t { found = 1 }
+                                                  END { exit !found }'; then
+                echo "FAILED: flaky again, already among the last $flake_window entries of tests/flake-log.txt: $title"
+            fi
+        done
+    done < "$logdir/steps" > "$logdir/flakes"
+    ! grep -q '^FAILED: ' "$logdir/flakes"
+}
+
+# Prints every skipped test of the run, step by step, expected or not
+# (and, with -v, the expected skips that did not occur).
+print_skips() {
+    skips=$(ls "$logdir"/*.log.skips 2>/dev/null | sort -V)
+    if [ -z "$skips" ]; then
+        echo "  skipped tests: no step's skips were read"
+        return
+    fi
+    # shellcheck disable=SC2086
+    echo "  skipped tests: $(cat $skips | grep -c ': expected$')" \
+         "expected, $(cat $skips | grep -c ': UNEXPECTED$') unexpected" \
+         "(tests/expected-skips.txt):"
+    # shellcheck disable=SC2086
+    sed -n 's/^check-skips: /    /p' $skips
+}
+
 # Prints each step's time and result, what failed in the steps that
 # failed, and the tests that passed only on recheck.
 print_summary() {
@@ -190,8 +295,11 @@ print_summary() {
         printf '  %5s %-6s %s\n' "$seconds" "$result" "$name"
     done < "$logdir/steps"
     echo "  $(($(date +%s) - run_start)) s in all; logs in $logdir"
-    grep -h -E '^(check|run-upstream): passed on recheck' "$logdir"/*.log \
-        | sed 's/^/  /' || true
+    if [ -s "$logdir/flakes" ]; then
+        echo "  passed only on recheck; append the dated lines to tests/flake-log.txt:"
+        sed 's/^FAILED: /  FAILED: /' "$logdir/flakes"
+    fi
+    print_skips
     while read -r n seconds result name; do
         [ "$result" = FAILED ] || continue
         echo
@@ -214,13 +322,22 @@ run_step style make check-style || failed=1
 
 if [ "$sanitizers" = no ]; then
     step_logs=$autotest_logs
+    step_suites=$autotest_logs
     run_step "dummy-port tests" \
-        make check TESTSUITEFLAGS="-j4 -k !system" RECHECK=yes || failed=1
+        make check TESTSUITEFLAGS="-j4 -k !system,!kernel" RECHECK=yes || failed=1
 fi
 
+# The hostile-traffic test and the afpacket ports' system tests run under
+# the sanitizers (below) instead, unless they do not run
+# (OVS_PERCPU_SANITIZERS=no).
+system_flags="-k system"
+if [ "$sanitizers" != no ]; then
+    system_flags="-k system,!hostile,!afpacket"
+fi
 step_logs=$autotest_logs
+step_suites=$autotest_logs
 run_step "system tests" \
-    make check TESTSUITEFLAGS="-k system" RECHECK=yes || failed=1
+    make check TESTSUITEFLAGS="$system_flags" RECHECK=yes || failed=1
 
 run_step "benchmark --quick" ./utilities/benchmark.sh --quick || failed=1
 
@@ -234,6 +351,9 @@ run_step "OVS system-userspace" \
     make check-upstream-userspace RECHECK=yes || failed=1
 
 step_logs=tests/kernel-results/testsuite.log
+# Its skips are checked unless the guest may skip the whole step
+# (KERNEL_GUEST_REQUIRED=no, outside CI), which leaves no log to read.
+[ "$KERNEL_GUEST_REQUIRED" = no ] || step_suites=$step_logs
 run_step "kernel tests" \
     make check-kernel KERNEL_TESTS="\$(KERNEL_CI_TESTS)" || failed=1
 step_logs=tests/upstream/kmod-results/failed
@@ -253,15 +373,21 @@ run_step "thread-safety build" ./utilities/build.sh --with-thread-safety \
 if [ "$sanitizers" != no ]; then
     run_step "sanitizer build" ./utilities/build.sh --with-sanitizers \
         || { failed=1; print_summary; exit 1; }
-    step_logs="$(for f in $autotest_logs; do echo "_build-asan/$f"; done)
-               _build-asan/sanitizer-logs"
+    asan_logs=$(for f in $autotest_logs; do echo "_build-asan/$f"; done)
+    step_logs="$asan_logs _build-asan/sanitizer-logs"
+    step_suites=$asan_logs
     run_step "dummy-port tests, under the sanitizers" sh -c \
-        'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j3 -k !system" RECHECK=yes' \
+        'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-j3 -k !system,!kernel" RECHECK=yes' \
         || failed=1
-    step_logs="$(for f in $autotest_logs; do echo "_build-asan/$f"; done)
-               _build-asan/sanitizer-logs"
+    step_logs="$asan_logs _build-asan/sanitizer-logs"
+    step_suites=$asan_logs
     run_step "fault tests, under the sanitizers" sh -c \
         'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,faults" RECHECK=yes' \
+        || failed=1
+    step_logs="$asan_logs _build-asan/sanitizer-logs"
+    step_suites=$asan_logs
+    run_step "hostile and afpacket tests, under the sanitizers" sh -c \
+        'cd _build-asan && make check-sanitizers TESTSUITEFLAGS="-k system,hostile -k system,afpacket" RECHECK=yes' \
         || failed=1
 fi
 
@@ -270,6 +396,7 @@ step_logs=_build-fuzz/fuzz-work
 run_step "fuzz targets, 10 s each" make -C _build-fuzz fuzz \
     FUZZ_SECONDS=10 FUZZ_SEED="$fuzz_seed" || failed=1
 
+check_flakes || failed=1
 print_summary
 if [ $failed -ne 0 ]; then
     echo "run-tests: FAILED"

@@ -97,6 +97,8 @@ fi
 if [ -n "$must_pass$list" ]; then
     if ! grep -qv '^ *\(#.*\)\{0,1\}$' "$must_pass$list"; then
         echo "run-kmod: no test listed in $must_pass$list"
+        # A must-pass list that lists nothing would pass CI on nothing.
+        [ -z "$must_pass" ] || exit 1
         exit 0
     fi
     [ "$must_pass$list" = "$out/selection.txt" ] \

@@ -287,8 +287,23 @@ if [ -n "$must_pass" ]; then
 $(cat $must_pass)
 LISTS
     n=$(wc -l < "$workdir/titles")
+    if [ "$n" -eq 0 ]; then
+        echo "run-upstream: FAILED: no test listed in$must_pass: nothing must pass"
+        exit 1
+    fi
     echo "run-upstream: running the $n OVS tests that must pass"
     run_tests $(cat "$workdir/numbers")
+
+    # A run that recorded no test's result (the suite died or refused its
+    # arguments) fails here: rechecking all its tests one at a time would
+    # pass it as "flaky" and hide why it died.
+    if ! grep -q -E '^ *[0-9]+: .* (ok|skipped \(|FAILED \(|expected failure|UNEXPECTED PASS)' \
+            "$workdir/run.out"; then
+        echo "run-upstream: FAILED: the suite recorded no test's result:"
+        tail -20 "$workdir/run.out"
+        keep_failed_logs
+        exit 1
+    fi
 
     failed_numbers=$(must_pass_failures)
     if [ -n "$failed_numbers" ] && [ -n "$recheck" ]; then
