@@ -32,9 +32,12 @@
 #include "openvswitch/match.h"
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/vlog.h"
+#include "ovs-atomic.h"
+#include "ovs-thread.h"
 #include "packet-key.h"
 #include "pmd.h"
 #include "random.h"
+#include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_upcall);
 
@@ -81,6 +84,8 @@ static bool install(struct pmd_thread *, const struct packet_key *,
                     const struct header_key *, const struct match *,
                     const ovs_u128 *ufid,
                     const struct ofpbuf *add_actions);
+static bool upcall_hold_arrive(bool wait);
+static void upcall_hold_installed(void);
 
 /* Asks ofproto for the actions and megaflow of 'packet', with key 'key'
  * (and header key 'header_key', or NULL), installs the megaflow unless
@@ -107,6 +112,7 @@ upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
     struct dp_packet_batch batch;
     struct match match;
     ovs_u128 ufid;
+    bool held;
     int error;
 
     match.tun_md.valid = false;
@@ -129,6 +135,9 @@ upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
 
     megaflow_mask_vlan_presence(&match.wc);
 
+    /* A test may hold this thread here until another has missed too. */
+    held = upcall_hold_arrive(true);
+
     /* ENOSPC: ofproto wants the actions executed but no megaflow, mostly
      * because the datapath is at its flow limit (should_install_flow()). */
     if (error == ENOSPC
@@ -136,6 +145,9 @@ upcall_and_install(struct pmd_thread *t, struct dp_packet *packet,
                     put_actions->size ? put_actions : actions)) {
         pmd_counter_add(t, PMD_NOT_INSTALLED, 1);
         COVERAGE_INC(percpu_flow_limit);
+    }
+    if (held) {
+        upcall_hold_installed();
     }
     ovs_mutex_unlock(turn);
 
@@ -280,6 +292,126 @@ take_busy_turn_for_test(void)
     return false;
 }
 
+/* For tests (dpif-percpu/upcall-hold): makes threads that miss at once
+ * meet before either installs, so that the races of two threads missing
+ * one new megaflow are forced instead of hoped for.
+ *
+ * Armed for 'hold_n' arrivals.  A thread arrives when its upcall has
+ * returned, before it installs the megaflow, and waits there, its turn
+ * held, until every arrival has come; or when it finds the turn of its
+ * miss held by another thread (dp_upcall_try_miss() fails), and goes on
+ * without waiting.  Once all have arrived, the threads that wait install
+ * one at a time, in the order they arrived.  The hold then disarms.  So:
+ *
+ *   - two packets of one new megaflow with different keys, on two threads,
+ *     hold 2: both upcall, then one installs and the other finds its
+ *     megaflow under the table's mutex (percpu_upcall_collision), provided
+ *     the keys' turns differ (with one turn, the second thread arrives
+ *     at the busy turn instead, as below);
+ *
+ *   - two packets with the same key, hold 2: the first thread upcalls and
+ *     waits, with its turn, until the second has missed and found the turn
+ *     busy; the second then finds the first one's megaflow when its turn
+ *     comes.
+ *
+ * A hold not met within UPCALL_HOLD_TIMEOUT_MS logs a warning, which fails
+ * a test, and lets the threads go.  Waiting is by short sleeps counted,
+ * not by the clock: tests stop OVS's clock (time/stop). */
+#define UPCALL_HOLD_TIMEOUT_MS 10000
+static atomic_bool hold_armed = false;  /* Read first, without the mutex. */
+static struct ovs_mutex hold_mutex = OVS_MUTEX_INITIALIZER;
+static unsigned int hold_n OVS_GUARDED_BY(hold_mutex);  /* 0: disarmed. */
+static unsigned int hold_arrived OVS_GUARDED_BY(hold_mutex);
+static unsigned int hold_waiters OVS_GUARDED_BY(hold_mutex);
+static unsigned int hold_next OVS_GUARDED_BY(hold_mutex); /* Waiter to go. */
+static bool hold_released OVS_GUARDED_BY(hold_mutex);
+
+/* Arms the hold for the next 'n' arrivals, or disarms it if 'n' is 0.
+ * Fails, changing nothing, if a hold is still in progress. */
+bool
+dp_upcall_hold_for_test(unsigned int n)
+{
+    bool ok;
+
+    ovs_mutex_lock(&hold_mutex);
+    ok = !hold_n || !hold_arrived;
+    if (ok) {
+        hold_n = n;
+        hold_arrived = hold_waiters = hold_next = 0;
+        hold_released = false;
+        atomic_store_relaxed(&hold_armed, n > 0);
+    }
+    ovs_mutex_unlock(&hold_mutex);
+    return ok;
+}
+
+/* Disarms the hold once its last waiter has installed. */
+static void
+upcall_hold_maybe_disarm(void)
+    OVS_REQUIRES(hold_mutex)
+{
+    if (hold_released && hold_next >= hold_waiters) {
+        hold_n = 0;
+        hold_arrived = hold_waiters = hold_next = 0;
+        atomic_store_relaxed(&hold_armed, false);
+    }
+}
+
+/* Counts an arrival at the hold, if it is armed and waits for more; with
+ * 'wait', waits for the others and for this thread's turn to install, and
+ * returns true: the caller then calls upcall_hold_installed() once it has
+ * installed.  Returns false if the hold took no part. */
+static bool
+upcall_hold_arrive(bool wait)
+{
+    unsigned int ticket;
+    bool armed;
+
+    atomic_read_relaxed(&hold_armed, &armed);
+    if (OVS_LIKELY(!armed)) {
+        return false;
+    }
+    ovs_mutex_lock(&hold_mutex);
+    if (!hold_n || hold_arrived >= hold_n) {
+        ovs_mutex_unlock(&hold_mutex);
+        return false;
+    }
+    if (++hold_arrived == hold_n) {
+        hold_released = true;
+        VLOG_INFO("upcall hold: %u arrived, installs go in arrival order",
+                  hold_n);
+    }
+    if (!wait) {
+        upcall_hold_maybe_disarm();
+        ovs_mutex_unlock(&hold_mutex);
+        return false;
+    }
+    ticket = hold_waiters++;
+    for (int ms = 0; !hold_released || hold_next != ticket; ms++) {
+        if (ms >= UPCALL_HOLD_TIMEOUT_MS && !hold_released) {
+            VLOG_WARN("upcall hold: %u of %u arrived in %d ms; going on",
+                      hold_arrived, hold_n, UPCALL_HOLD_TIMEOUT_MS);
+            hold_released = true;
+        }
+        ovs_mutex_unlock(&hold_mutex);
+        /* Without quiescing: the thread still uses its batch's megaflows. */
+        xnanosleep_no_quiesce(1000 * 1000);
+        ovs_mutex_lock(&hold_mutex);
+    }
+    ovs_mutex_unlock(&hold_mutex);
+    return true;
+}
+
+/* Lets the next waiter of the hold install. */
+static void
+upcall_hold_installed(void)
+{
+    ovs_mutex_lock(&hold_mutex);
+    hold_next++;
+    upcall_hold_maybe_disarm();
+    ovs_mutex_unlock(&hold_mutex);
+}
+
 /* As dp_upcall_miss(), storing what it returns in '*flowp', if the turn of
  * 'key' is free; returns false, doing nothing, if another thread holds it
  * (most likely upcalling for the same flow, whose megaflow the caller
@@ -293,6 +425,7 @@ dp_upcall_try_miss(struct pmd_thread *t, struct dp_packet *packet,
     struct ovs_mutex *turn = &t->dp->upcall_locks[dp_upcall_turn(key)];
 
     if (OVS_UNLIKELY(take_busy_turn_for_test()) || ovs_mutex_trylock(turn)) {
+        upcall_hold_arrive(false);
         return false;
     }
     *flowp = miss_in_turn(t, packet, key, header_key, turn);

@@ -47,6 +47,7 @@ bool dp_upcall_try_miss(struct pmd_thread *, struct dp_packet *,
                         const struct packet_key *, const struct header_key *,
                         struct megaflow **flowp);
 void dp_upcall_set_busy_turns_for_test(unsigned int n);
+bool dp_upcall_hold_for_test(unsigned int n);
 int dp_upcall_action(struct pmd_thread *, struct dp_packet *,
                      const struct flow *, const struct nlattr *userdata,
                      struct ofpbuf *actions);

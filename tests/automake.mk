@@ -371,6 +371,11 @@ tests_test_flow_table_SOURCES = tests/test-flow-table.c tests/test-harness.h
 tests_test_flow_table_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_flow_table_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
 
+noinst_PROGRAMS += tests/test-flow-stats
+tests_test_flow_stats_SOURCES = tests/test-flow-stats.c tests/test-harness.h
+tests_test_flow_stats_LDADD = lib/libpercpu.la $(OVS_LINK)
+tests_test_flow_stats_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
+
 noinst_PROGRAMS += tests/test-dp-meter
 tests_test_dp_meter_SOURCES = tests/test-dp-meter.c tests/test-harness.h
 tests_test_dp_meter_LDADD = lib/libpercpu.la $(OVS_LINK)

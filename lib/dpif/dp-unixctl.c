@@ -513,6 +513,30 @@ upcall_turns_busy(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, NULL);
 }
 
+/* The most threads a hold waits for: more than any test has. */
+#define UPCALL_HOLD_MAX 64
+
+/* dpif-percpu/upcall-hold N: the next N threads that miss at once meet
+ * before any installs its megaflow (dp_upcall_hold_for_test()), so that
+ * tests force the races of misses instead of hoping for them. */
+static void
+upcall_hold(struct unixctl_conn *conn, int argc OVS_UNUSED,
+            const char *argv[], void *aux OVS_UNUSED)
+{
+    unsigned int n;
+
+    if (!str_to_uint(argv[1], 10, &n) || n > UPCALL_HOLD_MAX) {
+        unixctl_command_reply_error(conn, "expected a number of threads, "
+                                    "at most 64");
+        return;
+    }
+    if (!dp_upcall_hold_for_test(n)) {
+        unixctl_command_reply_error(conn, "a hold is in progress");
+        return;
+    }
+    unixctl_command_reply(conn, NULL);
+}
+
 /* How receive-batch marks the packets it injects, as a tap with a vnet
  * header would hand them over. */
 struct injected_offload {
@@ -840,6 +864,8 @@ dp_unixctl_register_test_commands(void)
                              NULL);
     unixctl_command_register("dpif-percpu/upcall-turns-busy", "n", 1, 1,
                              upcall_turns_busy, NULL);
+    unixctl_command_register("dpif-percpu/upcall-hold", "n", 1, 1,
+                             upcall_hold, NULL);
 }
 
 /* Registers the commands, once however many classes call it. */

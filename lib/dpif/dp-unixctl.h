@@ -37,7 +37,12 @@
  *   dpif-percpu/upcall-turns-busy N
  *       Makes the next N upcall turns a thread tries without waiting look
  *       held by another thread, so that the misses are put aside until the
- *       end of their batch. */
+ *       end of their batch.
+ *   dpif-percpu/upcall-hold N
+ *       Makes the next N threads that miss at once meet before any of them
+ *       installs its megaflow: each waits, after its upcall, until all N
+ *       have upcalled or found their turn busy, then they install in the
+ *       order they came (dp_upcall_hold_for_test()). */
 
 struct datapath;
 struct unixctl_conn;
