@@ -15,11 +15,12 @@
  */
 
 /* A stress test of the userspace datapath's flow statistics,
- * lib/flow/flow-stats.c, run by tests/percpu-flow-stats.at: N writer threads hit one megaflow's
- * statistics H times each, each as its PMD thread would (thread index
- * 1 + its number, so its own slot; slot 0 is the main thread's, as in the
- * datapath; thread 1 installed the flow and has its slot from the start),
- * while the main thread reads the total and every slot all the while.
+ * lib/flow/flow-stats.c, run by tests/percpu-flow-stats.at: N writer
+ * threads hit one megaflow's statistics H times each, each as its PMD
+ * thread would (thread index 1 + its number, so its own slot; slot 0 is
+ * the main thread's, as in the datapath; thread 1 installed the flow and
+ * has its slot from the start), while the main thread reads the total and
+ * every slot all the while.
  *
  * Usage: test-flow-stats [-n WRITERS] [-h HITS] [-r ROUNDS] CASE
  *
