@@ -60,7 +60,8 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/afpacket-miss-flood.py tests/hostile-traffic.py \
 	tests/kernel-netlink-fuzz.py tests/kernel-ipip-link.py \
 	tests/kernel-netlink-check.py tests/ovs_netlink.py tests/ovs_userns.py \
-	tests/kernel_fuzz/__init__.py tests/kernel_fuzz/meters.py \
+	tests/kernel_fuzz/__init__.py tests/kernel_fuzz/ct_limits.py \
+	tests/kernel_fuzz/meters.py \
 	tests/kernel_fuzz/model.py tests/kernel_fuzz/seeds.py \
 	tests/kernel_fuzz/shapes.py tests/kernel_fuzz/upcalls.py \
 	tests/kernel_fuzz/world.py \
