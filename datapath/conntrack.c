@@ -71,6 +71,7 @@ struct ovsp_ct_info {
 /* Per network namespace. */
 struct ovsp_ct_net {
 	bool labels;			/* nf_connlabels_get() succeeded. */
+	struct ovsp_ct_stats __percpu *stats;	/* Slot i: CPU i's. */
 };
 
 static unsigned int ovsp_ct_net_id __read_mostly;
@@ -79,6 +80,9 @@ static int __net_init ovsp_ct_net_init(struct net *net)
 {
 	struct ovsp_ct_net *cn = net_generic(net, ovsp_ct_net_id);
 
+	cn->stats = alloc_percpu(struct ovsp_ct_stats);
+	if (!cn->stats)
+		return -ENOMEM;
 	/* Without labels in use, new connections get no labels extension
 	 * and a commit that sets labels could not. */
 	cn->labels = !nf_connlabels_get(net, OVSP_CT_LABEL_BITS - 1);
@@ -93,6 +97,38 @@ static void __net_exit ovsp_ct_net_exit(struct net *net)
 
 	if (cn->labels)
 		nf_connlabels_put(net);
+	free_percpu(cn->stats);
+}
+
+void ovsp_ct_stats_get(struct net *net, unsigned int cpu,
+		       struct ovsp_ct_stats *s)
+{
+	struct ovsp_ct_net *cn = net_generic(net, ovsp_ct_net_id);
+
+	*s = *per_cpu_ptr(cn->stats, cpu);
+}
+
+/* This CPU's counters of 'net'. */
+static struct ovsp_ct_stats *ovsp_ct_stats_cpu(struct net *net)
+{
+	struct ovsp_ct_net *cn = net_generic(net, ovsp_ct_net_id);
+
+	return this_cpu_ptr(cn->stats);
+}
+
+/* Counts the verdict that 'key' holds after a ct(), on this CPU. */
+static void ovsp_ct_count(struct net *net, const struct ovsp_flow_key *key)
+{
+	struct ovsp_ct_stats *s = ovsp_ct_stats_cpu(net);
+
+	if (key->ct.state & OVS_CS_F_INVALID)
+		s->invalid++;
+	else if (key->ct.state & OVS_CS_F_RELATED)
+		s->related++;
+	else if (key->ct.state & OVS_CS_F_ESTABLISHED)
+		s->established++;
+	else
+		s->new++;
 }
 
 static struct pernet_operations ovsp_ct_net_ops = {
@@ -606,15 +642,24 @@ int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
 	    skb_transport_offset(skb) <= nh) {
 		nf_reset_ct(skb);
 		ovsp_ct_key_invalid(key, info->zone);
+		ovsp_ct_count(net, key);
 		return 0;
 	}
 
 	skb_pull_rcsum(skb, nh);
 	err = ovsp_ct_trim(skb, info->family);
-	if (!err)
+	if (!err) {
 		err = ovsp_ct_lookup(net, skb, key, info);
-	if (!err && info->commit)
+		if (err)
+			ovsp_ct_stats_cpu(net)->refused++;
+		else
+			ovsp_ct_count(net, key);
+	}
+	if (!err && info->commit) {
 		err = ovsp_ct_commit(skb, key, info);
+		if (err)
+			ovsp_ct_stats_cpu(net)->commit_failed++;
+	}
 	skb_push_rcsum(skb, nh);
 	return err;
 }

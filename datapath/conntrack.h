@@ -23,7 +23,8 @@
  *   read "unsupported"): NAT (and the SRC_NAT/DST_NAT ct_state bits) and
  *   helpers.  IP fragments are not reassembled: a fragment is +trk+inv.
  * - Per network namespace: conntrack labels are switched on
- *   (nf_connlabels_get()) while the module is loaded.
+ *   (nf_connlabels_get()) while the module is loaded, and ct() counts its
+ *   verdicts and drops per CPU (ovsp_ct_stats_get()).
  */
 #ifndef OVSP_CONNTRACK_H
 #define OVSP_CONNTRACK_H 1
@@ -64,6 +65,22 @@ int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
 
 /* ct_clear: the packet becomes untracked, its key's conntrack part 0. */
 void ovsp_ct_clear(struct sk_buff *skb, struct ovsp_flow_key *key);
+
+/* One CPU's ct() counters in one namespace (ovsp-genl.h says what each
+ * counts).  Written only by that CPU. */
+struct ovsp_ct_stats {
+	u64 new;
+	u64 established;
+	u64 related;
+	u64 invalid;
+	u64 refused;
+	u64 commit_failed;
+};
+
+/* Reads CPU 'cpu''s counters of 'net' into '*s' (a counter being written
+ * may read torn on 32-bit machines only). */
+void ovsp_ct_stats_get(struct net *net, unsigned int cpu,
+		       struct ovsp_ct_stats *s);
 
 /* Fills the conntrack part of 'key' (extracted from 'skb', eth.type set)
  * from the connection 'skb' arrived with, if any. */
