@@ -11,11 +11,12 @@
  * The executable copy is a list of netlink attributes:
  * - OVS_ACTION_ATTR_OUTPUT, _USERSPACE, _SET_MASKED, _PUSH_VLAN,
  *   _POP_VLAN, _RECIRC, _HASH, _PUSH_MPLS, _POP_MPLS, _ADD_MPLS, _TRUNC,
- *   _PUSH_ETH, _POP_ETH and _METER as userspace sent them, validated;
+ *   _PUSH_ETH, _POP_ETH, _METER and _CT_CLEAR as userspace sent them,
+ *   validated;
  * - a non-tunnel OVS_ACTION_ATTR_SET as OVS_ACTION_ATTR_SET_MASKED with a
  *   mask of every writable bit;
- * - the private types below for set(tunnel), sample, clone and
- *   check_pkt_len.
+ * - the private types below for set(tunnel), sample, clone,
+ *   check_pkt_len and ct.
  * Every nested list starts with a struct ovsp_act_list, which says where
  * the list is in what userspace sent (the userspace action's
  * OVS_USERSPACE_ATTR_ACTIONS sends that back) and whether its actions can
@@ -32,6 +33,8 @@
 
 #include "flow-actions.h"
 
+struct ovsp_ct_info;
+
 /* Private action types, above the ABI's OVS_ACTION_ATTR_* numbers. */
 enum ovsp_act_type {
 	OVSP_ACT_SET_TUNNEL = 0x1000,	/* struct ovsp_act_set_tunnel. */
@@ -42,6 +45,7 @@ enum ovsp_act_type {
 	OVSP_ACT_CHECK_PKT_LEN,		/* struct ovsp_act_check_pkt_len,
 					 * then two lists: less or equal,
 					 * then greater. */
+	OVSP_ACT_CT,			/* struct ovsp_act_ct. */
 };
 
 /* ovsp_act_list.flags. */
@@ -62,6 +66,11 @@ struct ovsp_act_list {
 /* OVSP_ACT_SET_TUNNEL: the tunnel metadata dst that outputs use. */
 struct ovsp_act_set_tunnel {
 	struct metadata_dst *dst;	/* Holds one reference. */
+};
+
+/* OVSP_ACT_CT: the parsed ct() action (conntrack.h). */
+struct ovsp_act_ct {
+	struct ovsp_ct_info *info;	/* Owned: freed with the actions. */
 };
 
 /* OVSP_ACT_SAMPLE. */

@@ -26,7 +26,8 @@
  * Per CPU: the level, the key slots and the FIFO are this CPU's; the
  * caller has BHs disabled, so nothing else runs on the CPU meanwhile.
  * The meter action writes its meter's slot for this CPU and, when the
- * packet conforms, its bands' shared words (meter.h).
+ * packet conforms, its bands' shared words (meter.h); ct() writes this
+ * CPU's template and the packet's connection (conntrack.h).
  */
 #include <linux/crc32.h>
 #include <linux/etherdevice.h>
@@ -55,6 +56,7 @@
 
 #include "actions-format.h"
 #include "actions.h"
+#include "conntrack.h"
 #include "datapath.h"
 #include "flow-actions.h"
 #include "flow-key.h"
@@ -915,6 +917,19 @@ static int ovsp_exec_list(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 			break;
 		case OVS_ACTION_ATTR_SET_MASKED:
 			err = ovsp_exec_set_masked(skb, key, a);
+			break;
+		case OVSP_ACT_CT: {
+			const struct ovsp_act_ct *ct = nla_data(a);
+
+			/* Conntrack reads the packet's headers where the
+			 * key found them. */
+			err = ovsp_key_refresh(skb, ks);
+			if (!err)
+				err = ovsp_ct_execute(skb, key, ct->info);
+			break;
+		}
+		case OVS_ACTION_ATTR_CT_CLEAR:
+			ovsp_ct_clear(skb, key);
 			break;
 		case OVSP_ACT_SET_TUNNEL: {
 			const struct ovsp_act_set_tunnel *set = nla_data(a);

@@ -9,6 +9,8 @@ DATAPATH_SOURCES = \
 	datapath/actions-format.h \
 	datapath/actions.c \
 	datapath/actions.h \
+	datapath/conntrack.c \
+	datapath/conntrack.h \
 	datapath/ct-limit-family.c \
 	datapath/ct-limit.c \
 	datapath/ct-limit.h \

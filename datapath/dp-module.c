@@ -20,6 +20,7 @@
 #include <net/genetlink.h>
 
 #include "actions.h"
+#include "conntrack.h"
 #include "ct-limit.h"
 #include "dp-core.h"
 #include "flow-stats.h"
@@ -77,9 +78,12 @@ static int __init ovsp_module_init(void)
 	err = ovsp_meters_init();
 	if (err)
 		goto err_actions;
-	err = ovsp_ct_limit_init();
+	err = ovsp_ct_init();
 	if (err)
 		goto err_meters;
+	err = ovsp_ct_limit_init();
+	if (err)
+		goto err_ct;
 	err = ovsp_dp_init();
 	if (err)
 		goto err_ct_limit;
@@ -104,6 +108,8 @@ err_dp:
 	ovsp_dp_exit();
 err_ct_limit:
 	ovsp_ct_limit_exit();
+err_ct:
+	ovsp_ct_exit();
 err_meters:
 	ovsp_meters_exit();
 err_actions:
@@ -128,6 +134,7 @@ static void __exit ovsp_module_exit(void)
 	/* Every call_rcu() of ours (flows, the ipip devices' cells) runs
 	 * before the code it calls goes. */
 	rcu_barrier();
+	ovsp_ct_exit();
 	ovsp_meters_exit();
 	ovsp_actions_exit();
 	ovsp_flow_table_exit();

@@ -10,10 +10,9 @@
  *   labels and whether there is an Ethernet header, so that a set action
  *   matches the protocol it writes and a push or pop makes sense.  Nested
  *   lists (sample, clone, check_pkt_len) start from their parent's view.
- * - What this datapath does not carry is refused with -EINVAL: ct,
- *   ct_clear (there is no conntrack state to clear, and ofproto-dpif then
- *   emits no ct_clear), push/pop NSH, dec_ttl, types above the ABI,
- *   and set actions on conntrack or NSH fields.  So are malformed actions
+ * - What this datapath does not carry is refused with -EINVAL: push/pop
+ *   NSH, dec_ttl, types above the ABI, the parts of ct() that conntrack.h
+ *   lists, and set actions on conntrack or NSH fields.  So are malformed actions
  *   and nesting deeper than OVSP_ACTIONS_MAX_DEPTH.  A copy larger than
  *   OVSP_ACTIONS_MAX_SIZE is refused with -EMSGSIZE.
  * - The attributes userspace sent are kept after the executable copy, so
@@ -41,6 +40,7 @@
 #include <net/netlink.h>
 
 #include "actions-format.h"
+#include "conntrack.h"
 #include "flow-actions.h"
 #include "flow-key.h"
 #include "flow-netlink.h"
@@ -64,6 +64,11 @@ struct ovsp_acts_builder {
 					 * if the copy fails. */
 	unsigned int n_dsts;		/* Used in 'dsts'. */
 	unsigned int max_dsts;		/* Allocated in 'dsts'. */
+	struct ovsp_ct_info **cts;	/* ct() actions parsed so far, freed
+					 * if the copy fails. */
+	unsigned int n_cts;		/* Used in 'cts'. */
+	unsigned int max_cts;		/* Allocated in 'cts'. */
+	struct net *net;		/* The flow's namespace. */
 	bool log;			/* Log refusals. */
 };
 
@@ -174,6 +179,44 @@ static int ovsp_ab_add_dst(struct ovsp_acts_builder *b,
 	}
 	b->dsts[b->n_dsts++] = dst;
 	return 0;
+}
+
+/* Most ct() actions in one flow's actions: each holds a template per CPU
+ * when it has a zone or a timeout policy.  OVS emits one per conntrack
+ * table a packet passes through, a handful. */
+#define OVSP_ACTIONS_MAX_CTS 64
+
+/* Validates and copies ct() action 'a'.  Returns 0 or a negative errno. */
+static int ovsp_copy_ct(struct ovsp_acts_builder *b, const struct nlattr *a,
+			const struct ovsp_acts_ctx *ctx)
+{
+	struct ovsp_act_ct act;
+	int err;
+
+	if (b->n_cts >= OVSP_ACTIONS_MAX_CTS) {
+		ovsp_fa_refuse(b->log, "more than %d ct actions",
+			       OVSP_ACTIONS_MAX_CTS);
+		return -EINVAL;
+	}
+	if (b->n_cts == b->max_cts) {
+		unsigned int max = b->max_cts ? b->max_cts * 2 : 2;
+		struct ovsp_ct_info **cts;
+
+		cts = krealloc_array(b->cts, max, sizeof(*cts), GFP_KERNEL);
+		if (!cts)
+			return -ENOMEM;
+		b->cts = cts;
+		b->max_cts = max;
+	}
+	/* The packet's protocol where the action runs: after an MPLS push
+	 * or pop it is not the flow's. */
+	err = ovsp_ct_info_from_nlattr(b->net, a, ctx->eth_type,
+				       ctx->key->ip.proto, &act.info, b->log);
+	if (err)
+		return err;
+	b->cts[b->n_cts++] = act.info;
+	return ovsp_ab_put(b, OVSP_ACT_CT, &act, sizeof(act)) < 0 ? -ENOMEM
+								  : 0;
 }
 
 /* True if some action in the list nested in 'attr' may change the flow
@@ -658,6 +701,8 @@ static const s16 ovsp_action_lens[OVS_ACTION_ATTR_MAX + 1] = {
 	[OVS_ACTION_ATTR_CHECK_PKT_LEN] = -1,
 	[OVS_ACTION_ATTR_ADD_MPLS] = sizeof(struct ovs_action_add_mpls),
 	[OVS_ACTION_ATTR_METER] = sizeof(u32),
+	[OVS_ACTION_ATTR_CT] = -1,
+	[OVS_ACTION_ATTR_CT_CLEAR] = 0,
 };
 
 /* True if action type 'type' is carried. */
@@ -682,9 +727,11 @@ static bool ovsp_action_carried(u16 type)
 	case OVS_ACTION_ATTR_CHECK_PKT_LEN:
 	case OVS_ACTION_ATTR_ADD_MPLS:
 	case OVS_ACTION_ATTR_METER:
+	case OVS_ACTION_ATTR_CT:
+	case OVS_ACTION_ATTR_CT_CLEAR:
 		return true;
 	default:
-		/* ct, ct_clear, NSH, dec_ttl, unknown. */
+		/* NSH, dec_ttl, unknown. */
 		return false;
 	}
 }
@@ -824,6 +871,10 @@ static int ovsp_copy_action(struct ovsp_acts_builder *b,
 		return ovsp_copy_clone(b, a, ctx, depth);
 	case OVS_ACTION_ATTR_CHECK_PKT_LEN:
 		return ovsp_copy_check_pkt_len(b, a, ctx, depth);
+	case OVS_ACTION_ATTR_CT:
+		return ovsp_copy_ct(b, a, ctx);
+	case OVS_ACTION_ATTR_CT_CLEAR:
+		break;
 	}
 	return ovsp_ab_copy(b, a);
 
@@ -865,6 +916,7 @@ int ovsp_actions_from_nlattrs(struct net *net, const struct nlattr *attr,
 {
 	struct ovsp_acts_builder b = {
 		.orig = nla_data(attr),
+		.net = net,
 		.log = log,
 	};
 	struct ovsp_acts_ctx ctx = {
@@ -894,6 +946,8 @@ int ovsp_actions_from_nlattrs(struct net *net, const struct nlattr *attr,
 	if (err) {
 		for (i = 0; i < b.n_dsts; i++)
 			dst_release(&b.dsts[i]->dst);
+		for (i = 0; i < b.n_cts; i++)
+			ovsp_ct_info_free(b.cts[i]);
 		goto out;
 	}
 
@@ -903,6 +957,7 @@ int ovsp_actions_from_nlattrs(struct net *net, const struct nlattr *attr,
 	memcpy((u8 *)ovsp_actions_orig(acts), nla_data(attr), orig_len);
 	*actsp = acts;
 out:
+	kfree(b.cts);
 	kfree(b.dsts);
 	kvfree(b.buf);
 	return err;
@@ -933,6 +988,12 @@ static void ovsp_actions_release(const struct nlattr *list, int len)
 			const struct ovsp_act_set_tunnel *set = nla_data(a);
 
 			dst_release(&set->dst->dst);
+			break;
+		}
+		case OVSP_ACT_CT: {
+			const struct ovsp_act_ct *ct = nla_data(a);
+
+			ovsp_ct_info_free(ct->info);
 			break;
 		}
 		case OVSP_ACT_SAMPLE: {

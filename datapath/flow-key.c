@@ -19,6 +19,9 @@
  * - The key starts zeroed, so that the bytes between fields are zero and
  *   keys compare as arrays of longs.
  *
+ * - A packet that arrives with a connection (from the host stack) has
+ *   its conntrack state in the key, as Linux's datapath reports it.
+ *
  * Runs on the CPU that processes the packet, in softirq or with BHs
  * disabled; it writes only the skb and the key, both owned by the caller.
  */
@@ -44,6 +47,7 @@
 #include <net/mpls.h>
 #include <net/ndisc.h>
 
+#include "conntrack.h"
 #include "flow-key.h"
 #include "flow-netlink.h"
 
@@ -560,6 +564,8 @@ int ovsp_flow_key_extract(const struct ip_tunnel_info *tun,
 			  struct sk_buff *skb, u16 in_port,
 			  struct ovsp_flow_key *key)
 {
+	int err;
+
 	memset(key, 0, sizeof(*key));
 
 	if (!skb->dev)
@@ -587,7 +593,10 @@ int ovsp_flow_key_extract(const struct ip_tunnel_info *tun,
 	key->meta.skb_mark = skb->mark;
 	key->meta.in_port = in_port;
 
-	return ovsp_key_packet(skb, key);
+	err = ovsp_key_packet(skb, key);
+	if (!err)
+		ovsp_ct_key_fill(skb, key);
+	return err;
 }
 
 int ovsp_flow_key_extract_userspace(struct net *net, const struct nlattr *attr,

@@ -38,6 +38,9 @@ struct nlattr;
  * the largest port number, as the kernel datapath's DP_MAX_PORTS. */
 #define OVSP_IN_PORT_NONE 0xffff
 
+/* Bytes of conntrack labels (OVS_KEY_ATTR_CT_LABELS). */
+#define OVSP_CT_LABELS_LEN 16
+
 /* key.meta.mac_proto values. */
 enum ovsp_mac_proto {
 	OVSP_MAC_PROTO_NONE = 0,	/* Layer-3 packet: no Ethernet header. */
@@ -64,6 +67,32 @@ struct ovsp_flow_key {
 		u8 mac_proto;		/* enum ovsp_mac_proto. */
 		u8 tun_proto;		/* 0, or AF_INET/AF_INET6 of tun_key. */
 	} meta;
+
+	/* Conntrack metadata: the state of the packet's connection after the
+	 * last ct() (or as it arrived), OVS_KEY_ATTR_CT_*.  Survives
+	 * ovsp_flow_key_update() with the rest of the metadata. */
+	struct {
+		u8 state;		/* OVS_CS_F_*. */
+		u8 orig_proto;		/* Orig tuple's IP protocol; 0: no
+					 * orig tuple. */
+		u16 zone;		/* Conntrack zone. */
+		u32 mark;		/* ct->mark. */
+		u8 labels[OVSP_CT_LABELS_LEN];	/* ct labels, 128 bits. */
+		__be16 orig_tp_src;	/* Orig tuple's ports (ICMP type and
+					 * code, as in stock). */
+		__be16 orig_tp_dst;
+		union {
+			struct {
+				__be32 src;
+				__be32 dst;
+			} ipv4;
+			struct {
+				struct in6_addr src;
+				struct in6_addr dst;
+			} ipv6;
+		} orig;			/* Orig tuple's addresses, by
+					 * eth.type. */
+	} ct;
 
 	/* Layer 2. */
 	struct {

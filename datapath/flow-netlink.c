@@ -6,9 +6,14 @@
  * - A key is parsed level by level: the top level, then the contents of
  *   OVS_KEY_ATTR_ENCAP for each VLAN tag (two at most).  Every attribute
  *   is checked for type, length and duplication; the attributes this
- *   datapath does not carry (conntrack, NSH, PACKET_TYPE, ND_EXTENSIONS,
+ *   datapath does not carry (NSH, PACKET_TYPE, ND_EXTENSIONS,
  *   TUNNEL_INFO, IPV6_EXTHDRS) and any attribute that the key's protocols
  *   do not explain are refused with -EINVAL.
+ * - The conntrack attributes (CT_STATE, CT_ZONE, CT_MARK, CT_LABELS) are
+ *   metadata, accepted in any key and mask; a ct_state bit that ct()
+ *   cannot set (the NAT bits while NAT is not carried) is refused.  An
+ *   original tuple must be of the key's family, and its mask needs an
+ *   exact Ethertype.
  * - A mask mirrors its key: the ETHERTYPE of a VLAN level is the TPID's
  *   mask, and the ENCAP of the mask holds the masks of the key's ENCAP.  A
  *   mask attribute that is all zero is ignored, as if absent.  A mask for
@@ -44,6 +49,7 @@
 #include <net/netlink.h>
 #include <net/vxlan.h>
 
+#include "conntrack.h"
 #include "flow-key.h"
 #include "flow-netlink.h"
 
@@ -71,7 +77,7 @@ struct ovsp_key_attr_info {
 	bool inner;	/* May appear inside OVS_KEY_ATTR_ENCAP. */
 };
 
-/* The key attributes this datapath carries.  The others (conntrack, NSH,
+/* The key attributes this datapath carries.  The others (NSH,
  * PACKET_TYPE, ND_EXTENSIONS, TUNNEL_INFO, IPV6_EXTHDRS) are refused, so
  * that ofproto-dpif's probes find them unsupported. */
 static const struct ovsp_key_attr_info ovsp_key_attrs[OVS_KEY_ATTR_MAX + 1] = {
@@ -96,6 +102,14 @@ static const struct ovsp_key_attr_info ovsp_key_attrs[OVS_KEY_ATTR_MAX + 1] = {
 	[OVS_KEY_ATTR_DP_HASH] = { sizeof(u32), false },
 	[OVS_KEY_ATTR_RECIRC_ID] = { sizeof(u32), false },
 	[OVS_KEY_ATTR_MPLS] = { OVSP_LEN_VAR, true },
+	[OVS_KEY_ATTR_CT_STATE] = { sizeof(u32), false },
+	[OVS_KEY_ATTR_CT_ZONE] = { sizeof(u16), false },
+	[OVS_KEY_ATTR_CT_MARK] = { sizeof(u32), false },
+	[OVS_KEY_ATTR_CT_LABELS] = { OVSP_CT_LABELS_LEN, false },
+	[OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV4] = {
+		sizeof(struct ovs_key_ct_tuple_ipv4), false },
+	[OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV6] = {
+		sizeof(struct ovs_key_ct_tuple_ipv6), false },
 };
 
 /* Payload lengths of the OVS_TUNNEL_KEY_ATTR_* types carried; 0 for a
@@ -167,6 +181,7 @@ static const void *ovsp_attr_val(const struct ovsp_key_parse *p,
 				 const struct nlattr *a)
 {
 	BUILD_BUG_ON(sizeof(ovsp_ones) < OVSP_KEY_MPLS_MAX_LEN);
+	BUILD_BUG_ON(sizeof(ovsp_ones) < sizeof(struct ovs_key_ct_tuple_ipv6));
 	return p->mode == OVSP_PARSE_EXACT ? ovsp_ones : nla_data(a);
 }
 
@@ -509,6 +524,73 @@ static int ovsp_key_metadata(const struct ovsp_key_parse *p)
 	return 0;
 }
 
+/* The conntrack metadata of level 0.  With 'check_family' (a flow, whose
+ * Ethertype is parsed), an original tuple must be of the key's family and
+ * its mask needs an exact Ethertype.  Returns 0 or -EINVAL. */
+static int ovsp_key_ct(const struct ovsp_key_parse *p, bool check_family)
+{
+	const struct nlattr *const *a = p->attrs->lv[0].a;
+	const struct nlattr *t4 = a[OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV4];
+	const struct nlattr *t6 = a[OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV6];
+	const struct ovsp_flow_key *key = p->key ? p->key : p->out;
+	struct ovsp_flow_key *out = p->out;
+
+	if (a[OVS_KEY_ATTR_CT_STATE]) {
+		u32 state = ovsp_attr_u32(p, a[OVS_KEY_ATTR_CT_STATE]);
+
+		if (p->mode == OVSP_PARSE_EXACT) {
+			state = OVSP_CT_STATE_SUPPORTED;
+		} else if (state & ~OVSP_CT_STATE_SUPPORTED) {
+			ovsp_fnl_refuse(p->log, "ct_state %#x", state);
+			return -EINVAL;
+		}
+		out->ct.state = state;
+	}
+	if (a[OVS_KEY_ATTR_CT_ZONE])
+		out->ct.zone = *(const u16 *)ovsp_attr_val(p,
+						a[OVS_KEY_ATTR_CT_ZONE]);
+	if (a[OVS_KEY_ATTR_CT_MARK])
+		out->ct.mark = ovsp_attr_u32(p, a[OVS_KEY_ATTR_CT_MARK]);
+	if (a[OVS_KEY_ATTR_CT_LABELS])
+		memcpy(out->ct.labels,
+		       ovsp_attr_val(p, a[OVS_KEY_ATTR_CT_LABELS]),
+		       OVSP_CT_LABELS_LEN);
+	if (!t4 && !t6)
+		return 0;
+
+	if (t4 && t6) {
+		ovsp_fnl_refuse(p->log, "IPv4 and IPv6 original tuples");
+		return -EINVAL;
+	}
+	if (check_family &&
+	    (key->eth.type != (t4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6)) ||
+	     (p->mode == OVSP_PARSE_MASK && out->eth.type != htons(0xffff)))) {
+		ovsp_fnl_refuse(p->log, "original tuple for Ethertype %#x",
+				ntohs(key->eth.type));
+		return -EINVAL;
+	}
+	if (t4) {
+		const struct ovs_key_ct_tuple_ipv4 *t = ovsp_attr_val(p, t4);
+
+		out->ct.orig.ipv4.src = t->ipv4_src;
+		out->ct.orig.ipv4.dst = t->ipv4_dst;
+		out->ct.orig_tp_src = t->src_port;
+		out->ct.orig_tp_dst = t->dst_port;
+		out->ct.orig_proto = t->ipv4_proto;
+	} else {
+		const struct ovs_key_ct_tuple_ipv6 *t = ovsp_attr_val(p, t6);
+
+		memcpy(&out->ct.orig.ipv6.src, t->ipv6_src,
+		       sizeof(out->ct.orig.ipv6.src));
+		memcpy(&out->ct.orig.ipv6.dst, t->ipv6_dst,
+		       sizeof(out->ct.orig.ipv6.dst));
+		out->ct.orig_tp_src = t->src_port;
+		out->ct.orig_tp_dst = t->dst_port;
+		out->ct.orig_proto = t->ipv6_proto;
+	}
+	return 0;
+}
+
 /* Layer 2 of a key or mask: Ethernet addresses, VLAN tags, Ethertype.
  * Sets '*l3' to the level that holds layers 3 and 4 (NULL if none may
  * follow).  Returns 0 or -EINVAL. */
@@ -837,7 +919,13 @@ static u64 ovsp_level_l3_present(const struct ovsp_key_level *lv)
 			       BIT_ULL(OVS_KEY_ATTR_SKB_MARK) |
 			       BIT_ULL(OVS_KEY_ATTR_TUNNEL) |
 			       BIT_ULL(OVS_KEY_ATTR_DP_HASH) |
-			       BIT_ULL(OVS_KEY_ATTR_RECIRC_ID));
+			       BIT_ULL(OVS_KEY_ATTR_RECIRC_ID) |
+			       BIT_ULL(OVS_KEY_ATTR_CT_STATE) |
+			       BIT_ULL(OVS_KEY_ATTR_CT_ZONE) |
+			       BIT_ULL(OVS_KEY_ATTR_CT_MARK) |
+			       BIT_ULL(OVS_KEY_ATTR_CT_LABELS) |
+			       BIT_ULL(OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV4) |
+			       BIT_ULL(OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV6));
 }
 
 /* Parses a whole key, mask or exact mask as 'p' says.  Returns 0 or
@@ -853,6 +941,8 @@ static int ovsp_key_from_attrs(const struct ovsp_key_parse *p)
 	err = ovsp_key_metadata(p);
 	if (!err)
 		err = ovsp_key_l2(p, &l3);
+	if (!err)
+		err = ovsp_key_ct(p, true);
 	if (err)
 		return err;
 
@@ -1032,6 +1122,8 @@ int ovsp_flow_metadata_from_nlattrs(const struct nlattr *attr,
 		.mode = OVSP_PARSE_KEY, .log = log,
 	};
 	err = ovsp_key_metadata(&p);
+	if (!err)
+		err = ovsp_key_ct(&p, false);
 	if (err || key->meta.mac_proto != OVSP_MAC_PROTO_NONE)
 		goto out;
 	key->eth.type = nla_get_be16(attrs->lv[0].a[OVS_KEY_ATTR_ETHERTYPE]);
@@ -1257,6 +1349,47 @@ static int ovsp_put_l3(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 	return 0;
 }
 
+/* Appends the conntrack attributes of 'out' (a key or a mask) in the shape
+ * of key 'shape': state, zone, mark and labels always, as Linux does, the
+ * original tuple when the key has one.  Returns 0 or -EMSGSIZE. */
+static int ovsp_put_ct(struct sk_buff *skb, const struct ovsp_flow_key *shape,
+		       const struct ovsp_flow_key *out)
+{
+	if (nla_put_u32(skb, OVS_KEY_ATTR_CT_STATE, out->ct.state) ||
+	    nla_put_u16(skb, OVS_KEY_ATTR_CT_ZONE, out->ct.zone) ||
+	    nla_put_u32(skb, OVS_KEY_ATTR_CT_MARK, out->ct.mark) ||
+	    nla_put(skb, OVS_KEY_ATTR_CT_LABELS, OVSP_CT_LABELS_LEN,
+		    out->ct.labels))
+		return -EMSGSIZE;
+	if (!shape->ct.orig_proto)
+		return 0;
+	if (shape->eth.type == htons(ETH_P_IP)) {
+		struct ovs_key_ct_tuple_ipv4 t = {
+			.ipv4_src = out->ct.orig.ipv4.src,
+			.ipv4_dst = out->ct.orig.ipv4.dst,
+			.src_port = out->ct.orig_tp_src,
+			.dst_port = out->ct.orig_tp_dst,
+			.ipv4_proto = out->ct.orig_proto,
+		};
+
+		return nla_put(skb, OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV4, sizeof(t),
+			       &t) ? -EMSGSIZE : 0;
+	}
+	if (shape->eth.type == htons(ETH_P_IPV6)) {
+		struct ovs_key_ct_tuple_ipv6 t = {
+			.src_port = out->ct.orig_tp_src,
+			.dst_port = out->ct.orig_tp_dst,
+			.ipv6_proto = out->ct.orig_proto,
+		};
+
+		memcpy(t.ipv6_src, &out->ct.orig.ipv6.src, sizeof(t.ipv6_src));
+		memcpy(t.ipv6_dst, &out->ct.orig.ipv6.dst, sizeof(t.ipv6_dst));
+		return nla_put(skb, OVS_KEY_ATTR_CT_ORIG_TUPLE_IPV6, sizeof(t),
+			       &t) ? -EMSGSIZE : 0;
+	}
+	return 0;
+}
+
 /* Appends the attributes of 'out' (a key, or a mask with 'is_mask') in
  * the shape of key 'shape'.  Returns 0 or -EMSGSIZE. */
 static int ovsp_put_key(struct sk_buff *skb, const struct ovsp_flow_key *shape,
@@ -1298,6 +1431,8 @@ static int ovsp_put_key(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 			return -EMSGSIZE;
 	}
 	if (nla_put_u32(skb, OVS_KEY_ATTR_SKB_MARK, out->meta.skb_mark))
+		return -EMSGSIZE;
+	if (ovsp_put_ct(skb, shape, out))
 		return -EMSGSIZE;
 
 	if (shape->meta.mac_proto == OVSP_MAC_PROTO_ETHERNET) {
@@ -1428,6 +1563,10 @@ size_t ovsp_flow_key_attr_size(void)
 		      + nla_total_size(0) + ovsp_tun_attr_size()
 		      + nla_total_size(sizeof(u32))		/* IN_PORT */
 		      + nla_total_size(sizeof(u32))		/* SKB_MARK */
+		      + 2 * nla_total_size(sizeof(u32))	/* CT_STATE, MARK */
+		      + nla_total_size(sizeof(u16))		/* CT_ZONE */
+		      + nla_total_size(OVSP_CT_LABELS_LEN)	/* CT_LABELS */
+		      + nla_total_size(sizeof(struct ovs_key_ct_tuple_ipv6))
 		      + nla_total_size(sizeof(struct ovs_key_ethernet))
 		      + (OVSP_KEY_LEVELS - 1) *
 			(2 * nla_total_size(sizeof(__be16))	/* TYPE, VLAN */

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ABI of the module's own generic-netlink family, "ovsp_percpu": the
- * per-CPU breakdown of one flow's statistics.  Shared by the module and by
- * userspace (lib/dpif/kdp-flow-stats.c), so it uses only uapi types.
+ * per-CPU breakdown of one flow's statistics, and the per-CPU counters of
+ * ct() and of zone limits.  Shared by the module and by userspace
+ * (lib/dpif/kdp-flow-stats.c), so it uses only uapi types.
+ *
+ * OVSP_PCPU_CMD_CT_STATS_GET: a struct ovs_header (dp_ifindex ignored:
+ * conntrack is per network namespace, and so are these counters).  The
+ * reply carries N_CPUS and one nested OVSP_PCPU_ATTR_CT_SLOT per possible
+ * CPU, with the CPU number and its counters of the requester's namespace.
  *
  * OVSP_PCPU_CMD_FLOW_GET: a struct ovs_header (dp_ifindex) then
  * OVSP_PCPU_ATTR_UFID.  The reply carries N_CPUS, ONE_SLOT if the ablation
@@ -25,6 +31,7 @@
 enum ovsp_pcpu_cmd {
 	OVSP_PCPU_CMD_UNSPEC,
 	OVSP_PCPU_CMD_FLOW_GET,		/* One flow's per-CPU slots. */
+	OVSP_PCPU_CMD_CT_STATS_GET,	/* ct()'s per-CPU counters. */
 	OVSP_PCPU_CMD_CT_LIMIT_GET,	/* Zone limits' per-CPU counters. */
 	__OVSP_PCPU_CMD_MAX
 };
@@ -37,6 +44,7 @@ enum ovsp_pcpu_attr {
 	OVSP_PCPU_ATTR_ALLOC_FAILURES,	/* u64: slot allocations failed. */
 	OVSP_PCPU_ATTR_SLOT,		/* Nested OVSP_PCPU_SLOT_ATTR_*. */
 	OVSP_PCPU_ATTR_PAD,
+	OVSP_PCPU_ATTR_CT_SLOT,		/* Nested OVSP_PCPU_CT_ATTR_*. */
 	__OVSP_PCPU_ATTR_MAX
 };
 #define OVSP_PCPU_ATTR_MAX (__OVSP_PCPU_ATTR_MAX - 1)
@@ -54,5 +62,21 @@ enum ovsp_pcpu_slot_attr {
 	__OVSP_PCPU_SLOT_ATTR_MAX
 };
 #define OVSP_PCPU_SLOT_ATTR_MAX (__OVSP_PCPU_SLOT_ATTR_MAX - 1)
+
+/* One CPU's ct() counters: each a u64 count of ct() executions (a packet
+ * that passes two ct() actions counts twice). */
+enum ovsp_pcpu_ct_attr {
+	OVSP_PCPU_CT_ATTR_UNSPEC,
+	OVSP_PCPU_CT_ATTR_CPU,		/* u32: the CPU. */
+	OVSP_PCPU_CT_ATTR_NEW,		/* Verdict +new (not +est or +rel). */
+	OVSP_PCPU_CT_ATTR_ESTABLISHED,	/* Verdict +est. */
+	OVSP_PCPU_CT_ATTR_RELATED,	/* Verdict +rel. */
+	OVSP_PCPU_CT_ATTR_INVALID,	/* Verdict +inv (fragments too). */
+	OVSP_PCPU_CT_ATTR_REFUSED,	/* nf_conntrack_in() dropped it. */
+	OVSP_PCPU_CT_ATTR_COMMIT_FAILED, /* A commit failed: dropped. */
+	OVSP_PCPU_CT_ATTR_PAD,
+	__OVSP_PCPU_CT_ATTR_MAX
+};
+#define OVSP_PCPU_CT_ATTR_MAX (__OVSP_PCPU_CT_ATTR_MAX - 1)
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * Our own generic-netlink family, ovsp_percpu (ABI in ovsp-genl.h): one
  * flow's per-CPU statistics slots, by UFID, for
- * 'ovs-appctl dpif-percpu/flow-stats-show' on a system datapath, and the
- * namespace's per-CPU counters of zone limits (ct-limit.h).  Read-only:
+ * 'ovs-appctl dpif-percpu/flow-stats-show' on a system datapath,
+ * ct()'s per-CPU counters for 'ovs-appctl dpif-percpu/ct-stats-show', and
+ * the namespace's per-CPU counters of zone limits (ct-limit.h).  Read-only:
  * it takes ovsp_lock() to find the flow and reads the slots as any stats
  * reader does (flow-stats.h).
  */
@@ -11,6 +12,7 @@
 #include <linux/openvswitch.h>
 #include <net/genetlink.h>
 
+#include "conntrack.h"
 #include "ct-limit.h"
 #include "dp-core.h"
 #include "flow-stats.h"
@@ -114,6 +116,68 @@ err:
 	return err;
 }
 
+/* Appends CPU 'cpu''s ct() counters 's'. */
+static int pcpu_put_ct_slot(struct sk_buff *skb, unsigned int cpu,
+			    const struct ovsp_ct_stats *s)
+{
+	struct nlattr *nest = nla_nest_start(skb, OVSP_PCPU_ATTR_CT_SLOT);
+
+	if (!nest
+	    || nla_put_u32(skb, OVSP_PCPU_CT_ATTR_CPU, cpu)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_NEW, s->new,
+				 OVSP_PCPU_CT_ATTR_PAD)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_ESTABLISHED,
+				 s->established, OVSP_PCPU_CT_ATTR_PAD)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_RELATED, s->related,
+				 OVSP_PCPU_CT_ATTR_PAD)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_INVALID, s->invalid,
+				 OVSP_PCPU_CT_ATTR_PAD)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_REFUSED, s->refused,
+				 OVSP_PCPU_CT_ATTR_PAD)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_COMMIT_FAILED,
+				 s->commit_failed, OVSP_PCPU_CT_ATTR_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* ct()'s per-CPU counters of the requester's namespace.  Unprivileged,
+ * as flow GET is: counters only. */
+static int pcpu_cmd_ct_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct ovs_header *hdr;
+	struct sk_buff *reply;
+	unsigned int cpu;
+	size_t size;
+
+	size = NLMSG_ALIGN(sizeof(*hdr)) + 64
+	       + nr_cpu_ids * (nla_total_size(0) + nla_total_size(4)
+			       + 6 * nla_total_size_64bit(8));
+	reply = genlmsg_new(size, GFP_KERNEL);
+	if (!reply)
+		return -ENOMEM;
+	hdr = genlmsg_put(reply, info->snd_portid, info->snd_seq,
+			  &ovsp_pcpu_family, 0, OVSP_PCPU_CMD_CT_STATS_GET);
+	if (!hdr)
+		goto nospace;
+	hdr->dp_ifindex = 0;
+	if (nla_put_u32(reply, OVSP_PCPU_ATTR_N_CPUS, nr_cpu_ids))
+		goto nospace;
+	for_each_possible_cpu(cpu) {
+		struct ovsp_ct_stats s;
+
+		ovsp_ct_stats_get(net, cpu, &s);
+		if (pcpu_put_ct_slot(reply, cpu, &s))
+			goto nospace;
+	}
+	genlmsg_end(reply, hdr);
+	return genlmsg_reply(reply, info);
+nospace:
+	kfree_skb(reply);
+	return -EMSGSIZE;
+}
+
 /* One CPU's zone limit counters, nested. */
 static int pcpu_put_ct_limit(struct sk_buff *skb, unsigned int cpu,
 			     const struct ovsp_ct_limit_stats *s)
@@ -169,6 +233,8 @@ err:
 static const struct genl_small_ops pcpu_ops[] = {
 	{ .cmd = OVSP_PCPU_CMD_FLOW_GET,
 	  .doit = pcpu_cmd_flow_get },
+	{ .cmd = OVSP_PCPU_CMD_CT_STATS_GET,
+	  .doit = pcpu_cmd_ct_stats_get },
 	{ .cmd = OVSP_PCPU_CMD_CT_LIMIT_GET,
 	  .doit = pcpu_cmd_ct_limit_get },
 };

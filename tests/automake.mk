@@ -44,6 +44,7 @@ TESTSUITE_AT = \
 	tests/percpu-kernel-flow.at \
 	tests/percpu-kernel-hostile.at \
 	tests/kernel-meters.at \
+	tests/kernel-conntrack.at \
 	tests/kernel-ct-limit.at \
 	tests/kernel-ovs-ipip.at \
 	tests/kernel-ipip.at \

@@ -99,6 +99,23 @@ flow_stats_show_kernel(struct unixctl_conn *conn, const char *name,
     ds_destroy(&s);
 }
 
+/* dpif-percpu/ct-stats-show: the kernel module's per-CPU ct() counters
+ * of this namespace (conntrack is per namespace, not per datapath). */
+static void
+ct_stats_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+              const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    const char *error = kdp_ct_stats_format(&s);
+
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+    } else {
+        unixctl_command_reply(conn, ds_cstr(&s));
+    }
+    ds_destroy(&s);
+}
+
 /* dpif-percpu/flow-stats-show [DP] UFID: the per-thread slots of one
  * megaflow of our userspace datapath DP, or the per-CPU slots of one
  * megaflow of a kernel datapath (DP "system@NAME", or a name that is not
@@ -849,6 +866,8 @@ dp_unixctl_register(void)
     }
     unixctl_command_register("dpif-percpu/flow-stats-show", "[dp] ufid",
                              1, 2, flow_stats_show, NULL);
+    unixctl_command_register("dpif-percpu/ct-stats-show", "",
+                             0, 0, ct_stats_show, NULL);
     unixctl_command_register("dpif-percpu/pmd-stats-show", "[dp]",
                              0, 1, show_datapath_report,
                              CONST_CAST(struct datapath_report *,

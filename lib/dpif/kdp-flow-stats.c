@@ -151,6 +151,101 @@ format_reply(struct ofpbuf *reply, const ovs_u128 *ufid, struct ds *s)
     return NULL;
 }
 
+/* The ct() counters of the reply, in the order they are printed. */
+static const struct {
+    int type;
+    const char *name;
+} ct_counters[] = {
+    { OVSP_PCPU_CT_ATTR_NEW, "new" },
+    { OVSP_PCPU_CT_ATTR_ESTABLISHED, "established" },
+    { OVSP_PCPU_CT_ATTR_RELATED, "related" },
+    { OVSP_PCPU_CT_ATTR_INVALID, "invalid" },
+    { OVSP_PCPU_CT_ATTR_REFUSED, "refused" },
+    { OVSP_PCPU_CT_ATTR_COMMIT_FAILED, "commit failed" },
+};
+
+/* Appends "NAME N, ..." for 'values' to 's'. */
+static void
+format_ct_counters(struct ds *s, const uint64_t *values)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(ct_counters); i++) {
+        ds_put_format(s, "%s%s %"PRIu64, i ? ", " : "", ct_counters[i].name,
+                      values[i]);
+    }
+    ds_put_char(s, '\n');
+}
+
+const char *
+kdp_ct_stats_format(struct ds *s)
+{
+    static const struct nl_policy policy[] = {
+        [OVSP_PCPU_CT_ATTR_CPU] = { .type = NL_A_U32 },
+        [OVSP_PCPU_CT_ATTR_NEW] = { .type = NL_A_U64 },
+        [OVSP_PCPU_CT_ATTR_ESTABLISHED] = { .type = NL_A_U64 },
+        [OVSP_PCPU_CT_ATTR_RELATED] = { .type = NL_A_U64 },
+        [OVSP_PCPU_CT_ATTR_INVALID] = { .type = NL_A_U64 },
+        [OVSP_PCPU_CT_ATTR_REFUSED] = { .type = NL_A_U64 },
+        [OVSP_PCPU_CT_ATTR_COMMIT_FAILED] = { .type = NL_A_U64 },
+    };
+    uint64_t total[ARRAY_SIZE(ct_counters)] = { 0 };
+    struct ds cpus = DS_EMPTY_INITIALIZER;
+    const char *msg = NULL;
+    const struct nlattr *nla;
+    struct ovs_header *hdr;
+    struct ofpbuf request;
+    struct ofpbuf *reply;
+    int family = 0;    /* nl_lookup_genl_family() looks up only 0. */
+    size_t left;
+    int error;
+
+    if (nl_lookup_genl_family(OVSP_PCPU_FAMILY, &family)) {
+        return "the ovs_percpu kernel module is not loaded";
+    }
+    ofpbuf_init(&request, 64);
+    nl_msg_put_genlmsghdr(&request, 0, family, NLM_F_REQUEST,
+                          OVSP_PCPU_CMD_CT_STATS_GET, OVSP_PCPU_VERSION);
+    hdr = ofpbuf_put_zeros(&request, sizeof *hdr);
+    error = nl_transact(NETLINK_GENERIC, &request, &reply);
+    ofpbuf_uninit(&request);
+    if (error) {
+        return "the kernel datapath refused the request (a module without "
+               "ct() counters?)";
+    }
+    if (!nl_msg_genlmsghdr(reply)
+        || !ofpbuf_try_pull(reply, NLMSG_HDRLEN + GENL_HDRLEN
+                                   + sizeof(struct ovs_header))) {
+        msg = "malformed reply from the kernel datapath";
+        goto out;
+    }
+    NL_ATTR_FOR_EACH (nla, left, reply->data, reply->size) {
+        struct nlattr *a[ARRAY_SIZE(policy)];
+        uint64_t values[ARRAY_SIZE(ct_counters)];
+
+        if (nl_attr_type(nla) != OVSP_PCPU_ATTR_CT_SLOT) {
+            continue;
+        }
+        if (!nl_parse_nested(nla, policy, a, ARRAY_SIZE(policy))) {
+            msg = "malformed counters in the kernel datapath's reply";
+            goto out;
+        }
+        for (size_t i = 0; i < ARRAY_SIZE(ct_counters); i++) {
+            values[i] = nl_attr_get_u64(a[ct_counters[i].type]);
+            total[i] += values[i];
+        }
+        ds_put_format(&cpus, "  cpu %"PRIu32": ",
+                      nl_attr_get_u32(a[OVSP_PCPU_CT_ATTR_CPU]));
+        format_ct_counters(&cpus, values);
+    }
+    ds_put_cstr(s, "ct() in the kernel datapath, this namespace:\n"
+                "  total: ");
+    format_ct_counters(s, total);
+    ds_put_buffer(s, cpus.string ? cpus.string : "", cpus.length);
+out:
+    ds_destroy(&cpus);
+    ofpbuf_delete(reply);
+    return msg;
+}
+
 /* Appends to 's' the per-CPU breakdown of flow 'ufid' of kernel datapath
  * 'dp_name'.  Returns NULL, or the error message for the user. */
 const char *

@@ -35,4 +35,9 @@ bool kdp_flow_stats_has_datapath(const char *dp_name);
 const char *kdp_flow_stats_format(const char *dp_name, const ovs_u128 *ufid,
                                   struct ds *);
 
+/* Appends to the ds the kernel module's per-CPU ct() counters of this
+ * process's network namespace ('ovs-appctl dpif-percpu/ct-stats-show').
+ * Returns NULL, or the error message for the user. */
+const char *kdp_ct_stats_format(struct ds *);
+
 #endif /* kdp-flow-stats.h */

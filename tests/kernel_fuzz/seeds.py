@@ -120,6 +120,8 @@ def flow_key(r):
          attr(K_SKB_MARK, u32(0))]
     if r.random() < 0.2:
         k.append(attr(K_TUNNEL, tunnel_attrs(r)))
+    if r.random() < 0.3:
+        k += ct_key(r)
     if r.random() < 0.15:
         # A layer-3 packet: no Ethernet header.
         return k + [attr(K_ETHERTYPE, be16(r.choice([0x0800, 0x86dd]))),
@@ -239,13 +241,80 @@ def actions(r, depth=0, upcall_pid=4242):
                 attr(C_PKT_LEN, u16(r.choice([1, 64, 1500]))),
                 attr(C_GREATER, actions(r, depth + 1, upcall_pid)),
                 attr(C_LESS_EQUAL, actions(r, depth + 1, upcall_pid))]))
+        elif r.random() < 0.4:
+            acts.append(r.choice([ct_action(r), attr(A_CT_CLEAR, b"")]))
         else:
             # Unsupported or unknown: refused, never a crash.  (A meter
-            # of 4 bytes is carried, and meets no meter: it passes.)
+            # of 4 bytes is carried, and meets no meter: it passes; an
+            # empty ct() is carried, a ct_clear of 0 bytes too.)
             acts.append(attr(r.choice([A_CT, A_CT_CLEAR, A_METER, A_DEC_TTL,
                                        A_PUSH_NSH, A_POP_NSH, 24, 99]),
                              bytes(r.choice([0, 4, 8]))))
     return acts
+
+
+def ct_action(r):
+    """A ct() action: mostly what OVS sends (zone, commit, mark and labels
+    with masks, eventmask, timeout names), and the hostile corners (wrong
+    lengths, zero masks, mark without commit, names without their NUL,
+    NAT and helpers, unknown and repeated attributes, trailing bytes)."""
+    a = []
+    if r.random() < 0.5:
+        a.append(attr(r.choice([CT_COMMIT, CT_COMMIT, CT_FORCE_COMMIT]),
+                      b""))
+    if r.random() < 0.7:
+        a.append(attr(CT_ZONE, u16(r.choice([0, 0, 1, 5, 65535]))))
+    if r.random() < 0.3:
+        a.append(attr(CT_MARK, u32(r.randrange(1 << 32)) +
+                      u32(r.choice([0, 1, 0xff, 0xffffffff]))))
+    if r.random() < 0.3:
+        a.append(attr(CT_LABELS, bytes(r.randrange(256) for _ in range(16))
+                      + r.choice([bytes(16), b"\xff" * 16,
+                                  b"\1" + bytes(15)])))
+    if r.random() < 0.3:
+        a.append(attr(CT_EVENTMASK, u32(r.choice([0x487, 0xffffffff, 0]))))
+    if r.random() < 0.2:
+        a.append(attr(CT_TIMEOUT, r.choice([b"ovs_test_tp\0", b"x\0",
+                                            b"no-nul", b"a" * 31 + b"\0",
+                                            b"a" * 40 + b"\0", b""])))
+    if r.random() < 0.1:
+        a.append(attr(CT_HELPER, r.choice([b"ftp\0", b"tftp\0",
+                                           b"nosuch\0"])))
+    if r.random() < 0.1:
+        a.append(attr(CT_NAT, [attr(NAT_SRC, b""),
+                               attr(NAT_IP_MIN, be32(0x0a000001))]))
+    if r.random() < 0.1:
+        # Lengths that are wrong for the type, unknown types, repeats.
+        a.append(attr(r.choice([CT_ZONE, CT_MARK, CT_LABELS, CT_EVENTMASK,
+                                CT_COMMIT, 0, 10, 99]),
+                      bytes(r.choice([0, 1, 3, 4, 9, 33]))))
+    if a and r.random() < 0.05:
+        a.append(a[0])
+    r.shuffle(a)
+    return attr(A_CT, a)
+
+
+def ct_key(r):
+    """Conntrack attributes of a key (OVS puts them in every key once its
+    probes found them), some of them values ct() never sets."""
+    k = []
+    if r.random() < 0.8:
+        k.append(attr(K_CT_STATE, u32(r.choice([0, 0x20, 0x22, 0x2a, 0x21,
+                                                0x30, 0x40, 0xff]))))
+    if r.random() < 0.8:
+        k.append(attr(K_CT_ZONE, u16(r.choice([0, 5, 65535]))))
+    if r.random() < 0.8:
+        k.append(attr(K_CT_MARK, u32(r.choice([0, 1, 0xffffffff]))))
+    if r.random() < 0.8:
+        k.append(attr(K_CT_LABELS, bytes(16)))
+    if r.random() < 0.2:
+        k.append(attr(K_CT_ORIG_TUPLE_IPV4, be32(0x0a000001) +
+                      be32(0x0a000002) + be16(1) + be16(2) + u8(6) +
+                      bytes(3)))
+    if r.random() < 0.1:
+        k.append(attr(K_CT_ORIG_TUPLE_IPV6, bytes(32) + be16(1) + be16(2) +
+                      u8(17) + bytes(3)))
+    return k
 
 
 def packet(r):
@@ -346,6 +415,8 @@ def meter_band_config(r):
 def execute_key(r):
     k = [attr(K_PRIORITY, u32(0)), attr(K_SKB_MARK, u32(0)),
          attr(K_IN_PORT, u32(r.choice([0, 1, 7])))]
+    if r.random() < 0.3:
+        k += ct_key(r)
     if r.random() < 0.2:
         k.append(attr(K_TUNNEL, tunnel_attrs(r)))
     if r.random() < 0.1:

@@ -32,6 +32,12 @@
 - meter: the ovs_meter family's requests, valid, refused and mutated,
   and packets through meter actions of executes and flows, against the
   model of meters.py, on a datapath of its own;
+- ct: ct() actions (seeds.ct_action(): what OVS sends and the hostile
+  corners) and ct_clear executed on IPv4 and IPv6 packets, then a
+  recirculation or an upcall, and put in flows whose keys carry
+  conntrack attributes (seeds.ct_key()); a ct() made only of what OVS
+  sends must be accepted (shape-refused), anything else may be refused
+  with EINVAL only (ct-errno);
 - ct_limit: the ovs_ct_limit family's requests (SET, GET and DEL of the
   namespace's zone limits), valid, refused, in bulk and mutated, against
   the model of ct_limits.py;
@@ -64,17 +70,17 @@ from .model import ModelShape
 from .upcalls import expected_tunnel, frame_tag
 from .world import World, Report, Stop
 
-SHAPES = ("mutate", "recirc", "tunnel", "ports", "model", "meter",
+SHAPES = ("mutate", "recirc", "tunnel", "ports", "model", "meter", "ct",
           "ct_limit", "userns", "netns")
 # How often each shape of the fuzzer's own process runs, by weight.
 WEIGHTS = {"mutate": 8, "recirc": 4, "tunnel": 4, "ports": 1, "model": 6,
-           "meter": 3, "ct_limit": 2}
+           "meter": 3, "ct": 3, "ct_limit": 2}
 # The shapes that fork children, which take seconds: every so many turns
 # (turns, not seconds, so that a seed repeats a run), the first one early.
 PERIODS = {"userns": (300, 20), "netns": (200, 40)}
 # The shapes a child namespace runs.
 CHILD_SHAPES = ("mutate", "recirc", "tunnel", "ports", "model", "meter",
-                "ct_limit")
+                "ct", "ct_limit")
 
 
 
@@ -545,6 +551,72 @@ class Runner:
             self.meter = MeterShape(self.world, self.dp("met"), self.args)
         for _ in range(self.r.randrange(1, 8)):
             self.meter.step(self.r)
+
+    # ct: ct() and ct_clear on packets, ct keys in flows.
+
+    def ct_ok(self, err, what, valid):
+        if valid and err and err != errno.EEXIST:
+            self.world.refused(what, err)
+        elif err not in (0, errno.EINVAL, errno.EEXIST):
+            self.world.fail("ct-errno", "%s: errno %d" % (what, err))
+
+    def shape_ct(self):
+        dp = self.dp("ct")
+        w = self.world
+        r = self.r
+        for _ in range(r.randrange(1, 6)):
+            v6 = r.random() < 0.4
+            valid = r.random() < 0.5
+            if valid:
+                ct = [attr(CT_ZONE, u16(r.choice([0, 3, 65535])))]
+                if r.random() < 0.5:
+                    ct += [attr(CT_COMMIT, b""),
+                           attr(CT_MARK, u32(1) + u32(0xff)),
+                           attr(CT_LABELS, b"\1" + bytes(15) + b"\xff" +
+                                bytes(15)),
+                           attr(CT_EVENTMASK, u32(0x487))]
+                if r.random() < 0.3:
+                    ct.append(attr(CT_TIMEOUT, b"ovs_test_tp\0"))
+                acts = [attr(A_CT, ct)]
+            else:
+                acts = [seeds.ct_action(r) for _ in range(r.randrange(1, 3))]
+            if r.random() < 0.3:
+                acts.insert(r.randrange(len(acts) + 1), attr(A_CT_CLEAR, b""))
+            acts.append(r.choice([attr(A_RECIRC, u32(r.randrange(4))),
+                                  attr(A_USERSPACE,
+                                       [attr(U_PID, u32(w.upcall_pid))])]))
+            eth = (attr(K_ETHERNET, seeds.mac(r) + seeds.mac(r)),)
+            if v6:
+                l3 = [attr(K_ETHERTYPE, be16(0x86dd)),
+                      attr(K_IPV6, b"\xfd" + bytes(14) + b"\1" + b"\xfd" +
+                           bytes(14) + b"\2" + be32(0) + u8(17) + u8(0) +
+                           u8(64) + u8(0)),
+                      attr(K_UDP, be16(1) + be16(2))]
+            else:
+                l3 = [attr(K_ETHERTYPE, be16(0x0800)),
+                      attr(K_IPV4, be32(0x0a000001) + be32(0x0a000002) +
+                           u8(6) + u8(0) + u8(64) + u8(0)),
+                      attr(K_TCP, be16(1) + be16(2))]
+            key = [attr(K_RECIRC_ID, u32(0)), attr(K_IN_PORT, u32(1))]
+            key += seeds.ct_key(r) if r.random() < 0.5 else []
+            key += list(eth) + l3
+            err, _ = w.flow_request(dp, OVS_FLOW_CMD_NEW,
+                                    [attr(OVS_FLOW_ATTR_KEY, key),
+                                     attr(OVS_FLOW_ATTR_ACTIONS, acts)],
+                                    NLM_F_CREATE, echo=r.random() < 0.5)
+            # A valid action on a key with ct_state bits ct() never sets
+            # is refused for the key.
+            self.ct_ok(err, "flow with ct()", valid and K_CT_STATE not in
+                       [t for t, _ in decode_list(encode(key))])
+            frame = seeds.tagged_packet(r, w.frame_tag())
+            err, _ = w.execute(dp, [attr(OVS_PACKET_ATTR_PACKET, frame),
+                                    attr(OVS_PACKET_ATTR_KEY,
+                                         seeds.execute_key(r)),
+                                    attr(OVS_PACKET_ATTR_ACTIONS, acts)])
+            self.ct_ok(err, "execute with ct()", False)
+        if r.random() < 0.3:
+            w.flush(dp)
+        w.drain()
 
     # ct_limit: the namespace's zone limits against Linux's.
 

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ct() and ct_clear actions through the kernel's nf_conntrack, and the
+ * conntrack part of the flow key (OVS_KEY_ATTR_CT_*).
+ *
+ * Contract:
+ * - A ct() action is parsed at flow-put time into a struct ovsp_ct_info
+ *   (every attribute's type, length and value checked; refusals are
+ *   -EINVAL and logged when asked), immutable once built and freed with
+ *   the flow's actions after an RCU grace period.  What the action needs
+ *   from nf_conntrack beyond the packet (a zone other than 0, a timeout
+ *   policy) lives in templates allocated at flow-put time, one per
+ *   possible CPU, so that the per-packet reference a template takes while
+ *   nf_conntrack_in() runs is on this CPU's template.
+ * - ovsp_ct_execute() runs on the CPU processing the packet (softirq or
+ *   BHs off) under RCU: it tracks the packet in the action's zone, commits
+ *   it when asked (ovsp_ct_commit(): mark, labels, event mask, then
+ *   confirmation), and writes the packet's conntrack state into the flow
+ *   key.  What it writes that another CPU may also write is the
+ *   connection itself (nf_conntrack's own state, refcount, mark and
+ *   labels on commit): see Documentation/kernel-datapath.md, "Conntrack".
+ * - Not carried yet (refused with -EINVAL, so that ofproto-dpif's probes
+ *   read "unsupported"): NAT (and the SRC_NAT/DST_NAT ct_state bits) and
+ *   helpers.  IP fragments are not reassembled: a fragment is +trk+inv.
+ * - Per network namespace: conntrack labels are switched on
+ *   (nf_connlabels_get()) while the module is loaded, and ct() counts its
+ *   verdicts and drops per CPU (ovsp_ct_stats_get()).
+ */
+#ifndef OVSP_CONNTRACK_H
+#define OVSP_CONNTRACK_H 1
+
+#include <linux/skbuff.h>
+#include <linux/types.h>
+#include <net/netlink.h>
+
+#include "flow-key.h"
+
+struct net;
+struct ovsp_ct_info;
+
+/* The OVS_CS_F_* bits that keys may carry. */
+#define OVSP_CT_STATE_SUPPORTED (OVS_CS_F_NEW | OVS_CS_F_ESTABLISHED | \
+				 OVS_CS_F_RELATED | OVS_CS_F_REPLY_DIR | \
+				 OVS_CS_F_INVALID | OVS_CS_F_TRACKED)
+
+/* Registers the per-namespace state.  Returns 0 or a negative errno. */
+int ovsp_ct_init(void);
+void ovsp_ct_exit(void);
+
+/* Parses ct() action 'attr' into a new '*infop', for packets of
+ * Ethertype 'eth_type' and IP protocol 'proto' (the flow's, where the
+ * action runs).  May sleep.  Returns 0 or a negative errno. */
+int ovsp_ct_info_from_nlattr(struct net *net, const struct nlattr *attr,
+			     __be16 eth_type, u8 proto,
+			     struct ovsp_ct_info **infop, bool log);
+
+/* Frees 'info' (NULL is fine), once no packet can use it. */
+void ovsp_ct_info_free(struct ovsp_ct_info *info);
+
+/* Runs ct() 'info' on 'skb', whose up-to-date key is 'key'; skb->data is
+ * at the packet's start and stays there.  Returns 0, or a negative errno
+ * after which the caller drops the packet. */
+int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
+		    const struct ovsp_ct_info *info);
+
+/* ct_clear: the packet becomes untracked, its key's conntrack part 0. */
+void ovsp_ct_clear(struct sk_buff *skb, struct ovsp_flow_key *key);
+
+/* One CPU's ct() counters in one namespace (ovsp-genl.h says what each
+ * counts).  Written only by that CPU. */
+struct ovsp_ct_stats {
+	u64 new;
+	u64 established;
+	u64 related;
+	u64 invalid;
+	u64 refused;
+	u64 commit_failed;
+};
+
+/* Reads CPU 'cpu''s counters of 'net' into '*s' (a counter being written
+ * may read torn on 32-bit machines only). */
+void ovsp_ct_stats_get(struct net *net, unsigned int cpu,
+		       struct ovsp_ct_stats *s);
+
+/* Fills the conntrack part of 'key' (extracted from 'skb', eth.type set)
+ * from the connection 'skb' arrived with, if any. */
+void ovsp_ct_key_fill(const struct sk_buff *skb, struct ovsp_flow_key *key);
+
+#endif
