@@ -33,6 +33,7 @@
 #include <net/netfilter/nf_conntrack_zones.h>
 
 #include "conntrack.h"
+#include "ct-limit.h"
 #include "flow-key.h"
 
 /* Logs a refusal of userspace input when 'log' is true, rate-limited. */
@@ -594,6 +595,13 @@ static int ovsp_ct_commit(struct sk_buff *skb, struct ovsp_flow_key *key,
 
 	if (!ct)
 		return 0;
+	/* A new connection counts in its zone, refused over the limit. */
+	if (!nf_ct_is_confirmed(ct)) {
+		err = ovsp_ct_limit_admit(read_pnet(&info->net), skb,
+					  info->family, info->zone);
+		if (err)
+			return err;
+	}
 	if (info->have_eventmask) {
 		struct nf_conntrack_ecache *cache = nf_ct_ecache_find(ct);
 
