@@ -332,6 +332,35 @@ class CtLimitShape:
             self.check_get("GET of every zone", rep, got_ifindex, ifindex,
                            exp, True)
 
+    def clear(self):
+        """Deletes every limit (the default's too), as the end of a turn
+        does, so that the ct shape's commits in the same namespace meet
+        none; the reply must be empty."""
+        self.why = "the DEL of every limit at the end of a turn"
+        zones = sorted(self.zones)
+        b = b"".join(zone_limit(z, 0) for z in [DEFAULT] + zones)
+        err, rep, _ = self.request(OVS_CT_LIMIT_CMD_DEL,
+                                   [attr(OVS_CT_LIMIT_ATTR_ZONE_LIMIT, b)])
+        if err or rep:
+            self.fail("model-ct-limit-del", "DEL of the default and %d "
+                      "zones: errno %d, reply %s; Linux 0, empty"
+                      % (len(zones), err, sorted(rep or {})))
+        self.default = 0
+        self.zones = {}
+        self.get_every_quiet()
+
+    def get_every_quiet(self):
+        """Checks that GET of every zone answers the default alone."""
+        err, rep, _ = self.request(OVS_CT_LIMIT_CMD_GET, [])
+        got = []
+        if not err and rep and OVS_CT_LIMIT_ATTR_ZONE_LIMIT in rep:
+            got, _ = parse_zone_limits(rep[OVS_CT_LIMIT_ATTR_ZONE_LIMIT])
+        if err or got != [(DEFAULT, 0, 0)]:
+            self.fail("model-ct-limit-reply", "GET after the DEL of every "
+                      "limit: errno %d, %s; Linux 0, [(-1, 0, 0)]"
+                      % (err, got))
+            self.resync()
+
     def resync(self):
         """Takes the module's word for the limits: after a mutated
         request, or a difference.  Zones left by a bulk request that

@@ -627,6 +627,9 @@ class Runner:
             self.ct_limit = CtLimitShape(self.world, self.args)
         for _ in range(self.r.randrange(1, 8)):
             self.ct_limit.step(self.r)
+        # No limit outlives the turn: the ct shape's commits, in the same
+        # namespace, would meet them.
+        self.ct_limit.clear()
 
     # userns: the same, unprivileged.
 
