@@ -11,6 +11,9 @@ DATAPATH_SOURCES = \
 	datapath/actions.h \
 	datapath/conntrack.c \
 	datapath/conntrack.h \
+	datapath/ct-limit-family.c \
+	datapath/ct-limit.c \
+	datapath/ct-limit.h \
 	datapath/datapath.c \
 	datapath/datapath.h \
 	datapath/dp-core.h \
@@ -36,7 +39,6 @@ DATAPATH_SOURCES = \
 	datapath/meter-family.c \
 	datapath/meter.c \
 	datapath/meter.h \
-	datapath/misc-families.c \
 	datapath/ovsp-genl.h \
 	datapath/ovsp-ipip-uapi.h \
 	datapath/packet-family.c \

@@ -21,6 +21,7 @@
 
 #include "actions.h"
 #include "conntrack.h"
+#include "ct-limit.h"
 #include "dp-core.h"
 #include "flow-stats.h"
 #include "flow-table.h"
@@ -80,9 +81,12 @@ static int __init ovsp_module_init(void)
 	err = ovsp_ct_init();
 	if (err)
 		goto err_meters;
-	err = ovsp_dp_init();
+	err = ovsp_ct_limit_init();
 	if (err)
 		goto err_ct;
+	err = ovsp_dp_init();
+	if (err)
+		goto err_ct_limit;
 	err = ovsp_dp_notify_init();
 	if (err)
 		goto err_dp;
@@ -102,6 +106,8 @@ err_notify:
 	ovsp_dp_notify_exit();
 err_dp:
 	ovsp_dp_exit();
+err_ct_limit:
+	ovsp_ct_limit_exit();
 err_ct:
 	ovsp_ct_exit();
 err_meters:
@@ -124,6 +130,8 @@ static void __exit ovsp_module_exit(void)
 	ovsp_ipip_exit();
 	ovsp_dp_exit();
 	ovsp_dp_notify_exit();
+	/* After the datapaths, whose packets count connections. */
+	ovsp_ct_limit_exit();
 	/* Every call_rcu() of ours (flows, the ipip devices' cells) runs
 	 * before the code it calls goes.
 	 */

@@ -2,7 +2,7 @@
 /*
  * The ABI of the module's own generic-netlink family, "ovsp_percpu": the
  * per-CPU breakdown of one flow's statistics, and the per-CPU counters of
- * ct().  Shared by the module and by userspace
+ * ct() and of zone limits.  Shared by the module and by userspace
  * (lib/dpif/kdp-flow-stats.c), so it uses only uapi types.
  *
  * OVSP_PCPU_CMD_CT_STATS_GET: a struct ovs_header (dp_ifindex ignored:
@@ -15,6 +15,12 @@
  * switch is on, ALLOC_FAILURES, and one nested OVSP_PCPU_ATTR_SLOT per
  * CPU that has a slot, with the CPU number and that slot's counters.
  * -ENODEV: no such datapath; -ENOENT: no flow with that UFID.
+ *
+ * OVSP_PCPU_CMD_CT_LIMIT_GET: a struct ovs_header (ignored: zone limits
+ * are the network namespace's).  The reply carries N_CPUS and one nested
+ * OVSP_PCPU_ATTR_SLOT per possible CPU, with the CPU number and that
+ * CPU's counts of commits refused by a zone limit (CT_REFUSED) and of
+ * commits nf_conncount could not count, hence admitted (CT_UNCOUNTED).
  */
 #ifndef OVSP_GENL_H
 #define OVSP_GENL_H 1
@@ -26,6 +32,7 @@ enum ovsp_pcpu_cmd {
 	OVSP_PCPU_CMD_UNSPEC,
 	OVSP_PCPU_CMD_FLOW_GET,		/* One flow's per-CPU slots. */
 	OVSP_PCPU_CMD_CT_STATS_GET,	/* ct()'s per-CPU counters. */
+	OVSP_PCPU_CMD_CT_LIMIT_GET,	/* Zone limits' per-CPU counters. */
 	__OVSP_PCPU_CMD_MAX
 };
 
@@ -50,13 +57,14 @@ enum ovsp_pcpu_slot_attr {
 	OVSP_PCPU_SLOT_ATTR_USED,	/* u64: monotonic ms, 0 if never. */
 	OVSP_PCPU_SLOT_ATTR_TCP_FLAGS,	/* u16. */
 	OVSP_PCPU_SLOT_ATTR_PAD,
+	OVSP_PCPU_SLOT_ATTR_CT_REFUSED,	/* u64: commits refused. */
+	OVSP_PCPU_SLOT_ATTR_CT_UNCOUNTED,	/* u64: commits not counted. */
 	__OVSP_PCPU_SLOT_ATTR_MAX
 };
 #define OVSP_PCPU_SLOT_ATTR_MAX (__OVSP_PCPU_SLOT_ATTR_MAX - 1)
 
 /* One CPU's ct() counters: each a u64 count of ct() executions (a packet
- * that passes two ct() actions counts twice).
- */
+ * that passes two ct() actions counts twice). */
 enum ovsp_pcpu_ct_attr {
 	OVSP_PCPU_CT_ATTR_UNSPEC,
 	OVSP_PCPU_CT_ATTR_CPU,		/* u32: the CPU. */

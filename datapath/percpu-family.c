@@ -2,8 +2,9 @@
 /*
  * Our own generic-netlink family, ovsp_percpu (ABI in ovsp-genl.h): one
  * flow's per-CPU statistics slots, by UFID, for
- * 'ovs-appctl dpif-percpu/flow-stats-show' on a system datapath, and
- * ct()'s per-CPU counters for 'ovs-appctl dpif-percpu/ct-stats-show'.  Read-only:
+ * 'ovs-appctl dpif-percpu/flow-stats-show' on a system datapath,
+ * ct()'s per-CPU counters for 'ovs-appctl dpif-percpu/ct-stats-show', and
+ * the namespace's per-CPU counters of zone limits (ct-limit.h).  Read-only:
  * it takes ovsp_lock() to find the flow and reads the slots as any stats
  * reader does (flow-stats.h).
  */
@@ -12,6 +13,7 @@
 #include <net/genetlink.h>
 
 #include "conntrack.h"
+#include "ct-limit.h"
 #include "dp-core.h"
 #include "flow-stats.h"
 #include "flow-table.h"
@@ -140,8 +142,7 @@ static int pcpu_put_ct_slot(struct sk_buff *skb, unsigned int cpu,
 }
 
 /* ct()'s per-CPU counters of the requester's namespace.  Unprivileged,
- * as flow GET is: counters only.
- */
+ * as flow GET is: counters only. */
 static int pcpu_cmd_ct_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
@@ -177,11 +178,65 @@ nospace:
 	return -EMSGSIZE;
 }
 
+/* One CPU's zone limit counters, nested. */
+static int pcpu_put_ct_limit(struct sk_buff *skb, unsigned int cpu,
+			     const struct ovsp_ct_limit_stats *s)
+{
+	struct nlattr *nest = nla_nest_start(skb, OVSP_PCPU_ATTR_SLOT);
+
+	if (!nest
+	    || nla_put_u32(skb, OVSP_PCPU_SLOT_ATTR_CPU, cpu)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_SLOT_ATTR_CT_REFUSED,
+				 s->refused, OVSP_PCPU_SLOT_ATTR_PAD)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_SLOT_ATTR_CT_UNCOUNTED,
+				 s->uncounted, OVSP_PCPU_SLOT_ATTR_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int pcpu_cmd_ct_limit_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ovs_header *hdr = info->userhdr;
+	struct ovsp_ct_limit_stats s;
+	struct ovs_header *reply_hdr;
+	struct sk_buff *reply;
+	unsigned int cpu;
+	size_t size;
+
+	size = NLMSG_ALIGN(sizeof(*hdr)) + nla_total_size(4)
+		+ nr_cpu_ids * (nla_total_size(0) + nla_total_size(4)
+				+ 2 * nla_total_size_64bit(8));
+	reply = genlmsg_new(size, GFP_KERNEL);
+	if (!reply)
+		return -ENOMEM;
+	reply_hdr = genlmsg_put(reply, info->snd_portid, info->snd_seq,
+				&ovsp_pcpu_family, 0,
+				OVSP_PCPU_CMD_CT_LIMIT_GET);
+	if (!reply_hdr)
+		goto err;
+	reply_hdr->dp_ifindex = hdr->dp_ifindex;
+	if (nla_put_u32(reply, OVSP_PCPU_ATTR_N_CPUS, nr_cpu_ids))
+		goto err;
+	for_each_possible_cpu(cpu) {
+		ovsp_ct_limit_get_stats(genl_info_net(info), cpu, &s);
+		if (pcpu_put_ct_limit(reply, cpu, &s))
+			goto err;
+	}
+	genlmsg_end(reply, reply_hdr);
+	return genlmsg_reply(reply, info);
+err:
+	kfree_skb(reply);
+	return -EMSGSIZE;
+}
+
 static const struct genl_small_ops pcpu_ops[] = {
 	{ .cmd = OVSP_PCPU_CMD_FLOW_GET,
 	  .doit = pcpu_cmd_flow_get },
 	{ .cmd = OVSP_PCPU_CMD_CT_STATS_GET,
 	  .doit = pcpu_cmd_ct_stats_get },
+	{ .cmd = OVSP_PCPU_CMD_CT_LIMIT_GET,
+	  .doit = pcpu_cmd_ct_limit_get },
 };
 
 struct genl_family ovsp_pcpu_family __ro_after_init = {
@@ -194,6 +249,6 @@ struct genl_family ovsp_pcpu_family __ro_after_init = {
 	.parallel_ops = true,
 	.small_ops = pcpu_ops,
 	.n_small_ops = ARRAY_SIZE(pcpu_ops),
-	.resv_start_op = OVSP_PCPU_CMD_CT_STATS_GET + 1,
+	.resv_start_op = OVSP_PCPU_CMD_CT_LIMIT_GET + 1,
 	.module = THIS_MODULE,
 };

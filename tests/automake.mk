@@ -45,6 +45,7 @@ TESTSUITE_AT = \
 	tests/percpu-kernel-hostile.at \
 	tests/kernel-meters.at \
 	tests/kernel-conntrack.at \
+	tests/kernel-ct-limit.at \
 	tests/kernel-ovs-ipip.at \
 	tests/kernel-ipip.at \
 	tests/percpu-install.at \
@@ -60,7 +61,8 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/afpacket-miss-flood.py tests/hostile-traffic.py \
 	tests/kernel-netlink-fuzz.py tests/kernel-ipip-link.py \
 	tests/kernel-netlink-check.py tests/ovs_netlink.py tests/ovs_userns.py \
-	tests/kernel_fuzz/__init__.py tests/kernel_fuzz/meters.py \
+	tests/kernel_fuzz/__init__.py tests/kernel_fuzz/ct_limits.py \
+	tests/kernel_fuzz/meters.py \
 	tests/kernel_fuzz/model.py tests/kernel_fuzz/seeds.py \
 	tests/kernel_fuzz/shapes.py tests/kernel_fuzz/upcalls.py \
 	tests/kernel_fuzz/world.py \

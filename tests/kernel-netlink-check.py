@@ -42,6 +42,19 @@ that the test compares them with what Linux's openvswitch.ko answers:
   meters        the ovs_meter family: FEATURES, SET, GET and DEL round
                 trips, the statistics of packets executed through meters,
                 and the requests refused, with Linux's errnos.
+  ct-limits     the ovs_ct_limit family: SET, GET and DEL of the default
+                and of zones, GET of every zone and of listed ones, zone
+                ids out of range, entries cut short, the reply's bound,
+                and the requests refused, with Linux's errnos.  Needs no
+                datapath: zone limits are the network namespace's.
+  ct-limit-counters
+                the namespace's per-CPU counters of zone limits, through
+                our ovsp_percpu family: the number of CPUs and of slots,
+                and the commits refused and not counted, summed.
+  ct-limits-get-only
+                GET, SET and DEL by a user without CAP_NET_ADMIN (run it
+                as uid 65534 in the initial namespaces): GET answers, SET
+                and DEL are refused.
 
 Only the standard library is used.  Exit status: 0 when every request got
 an answer (the lines printed say which), 1 otherwise.
@@ -655,10 +668,171 @@ def check_meters(dp):
     # The datapath goes with its meters in it.
 
 
+class CtLimits:
+    """The ovs_ct_limit family, on a socket of its own."""
+
+    def __init__(self):
+        self.nl = Netlink()
+
+    def request(self, cmd, entries=None, raw=None, ifindex=0):
+        """A request with ZONE_LIMIT holding 'entries' (or the bytes
+        'raw'), or without it if both are None: (errno, the reply's
+        entries or None, the reply's dp_ifindex or None)."""
+        attrs = []
+        if raw is not None:
+            attrs = [attr(OVS_CT_LIMIT_ATTR_ZONE_LIMIT, raw)]
+        elif entries is not None:
+            attrs = [attr(OVS_CT_LIMIT_ATTR_ZONE_LIMIT, zone_limits(entries))]
+        err, replies, ifindexes = self.nl.ovs(CT_LIMIT_FAMILY,
+                                              CT_LIMIT_VERSION, cmd,
+                                              ifindex, attrs)
+        if err or not replies:
+            return err, None, None
+        r = replies[0]
+        if OVS_CT_LIMIT_ATTR_ZONE_LIMIT not in r:
+            return err, sorted(r), ifindexes[0]
+        limits, rest = parse_zone_limits(r[OVS_CT_LIMIT_ATTR_ZONE_LIMIT])
+        return err, limits + ([("rest", rest)] if rest else []), ifindexes[0]
+
+
+def fmt_limits(limits):
+    if limits is None:
+        return "no reply"
+    if limits and not isinstance(limits[0], tuple):
+        return "attributes %s" % limits
+    return " ".join("%s:%s/%s" % e if e[0] != "rest" else "rest:%d" % e[1]
+                    for e in limits) or "empty"
+
+
+def check_ct_limits():
+    """The ovs_ct_limit family answers as Linux 6.1's."""
+    ct = CtLimits()
+    SET, DEL, GET = (OVS_CT_LIMIT_CMD_SET, OVS_CT_LIMIT_CMD_DEL,
+                     OVS_CT_LIMIT_CMD_GET)
+    D = OVS_ZONE_LIMIT_DEFAULT_ZONE
+
+    def show(what, cmd, entries=None, raw=None, ifindex=0):
+        err, limits, _ = ct.request(cmd, entries, raw, ifindex)
+        print("%s: %s%s" % (what, errname(err),
+                            "" if err else ", " + fmt_limits(limits)))
+
+    show("GET of a new namespace", GET)
+    show("SET default=10 zone=1,limit=5", SET, [(D, 10), (1, 5)])
+    show("GET", GET)
+    show("GET of zones 1, 2 and the default", GET, [(1, 0), (2, 0), (D, 0)])
+    show("SET zones 0, 3 (limit 0), 65535", SET,
+         [(65535, 7), (3, 0), (0, 3)])
+    show("GET", GET)
+    show("SET zone 1 again, limit 6", SET, [(1, 6)])
+    show("GET of zone 1", GET, [(1, 0)])
+    show("SET zones -2, 65536, 2^31-1 and 9", SET,
+         [(-2, 1), (65536, 1), (0x7fffffff, 1), (9, 2)])
+    show("GET of zones -2, 65536 and 9", GET, [(-2, 0), (65536, 0), (9, 0)])
+    show("SET of zone 20 in 8 bytes", SET, raw=zone_limit(20, 4)[:8])
+    show("GET of zone 20", GET, [(20, 0)])
+    show("SET of zone 20 in 10 bytes", SET, raw=zone_limit(20, 4)[:10])
+    show("GET of zone 20", GET, [(20, 0)])
+    show("SET of zone 21 and 5 bytes more", SET,
+         raw=zone_limit(21, 8) + b"\1" * 5)
+    show("GET of zone 21 and 5 bytes more", GET,
+         raw=zone_limit(21, 0) + b"\1" * 5)
+    show("SET with an empty list", SET, [])
+    show("SET without a list", SET)
+    show("DEL without a list", DEL)
+    show("SET with a list of 2 bytes", SET, raw=b"\0\0")
+    show("GET with a list of 3 bytes", GET, raw=b"\0\0\0")
+    show("GET with an empty list", GET, [])
+    err, _, ifindex = ct.request(GET, ifindex=12345)
+    print("GET with dp_ifindex 12345: %s, reply's dp_ifindex %s"
+          % (errname(err), ifindex))
+    err, _, ifindex = ct.request(SET, [(D, 10)], ifindex=-7)
+    print("SET with dp_ifindex -7: %s, reply's dp_ifindex %s"
+          % (errname(err), ifindex))
+    show("DEL zones 1, 9, 20, 21, 4 and 70000", DEL,
+         [(1, 0), (9, 0), (20, 0), (21, 0), (4, 0), (70000, 0)])
+    show("GET", GET)
+    show("DEL default", DEL, [(D, 0)])
+    show("GET", GET)
+    show("DEL zones 0, 3, 65535", DEL, [(0, 0), (3, 0), (65535, 0)])
+    show("GET", GET)
+    # The reply is one buffer of genlmsg_new(NLMSG_DEFAULT_SIZE): the
+    # most entries it holds, found by GETs of listed zones.
+    lo, hi = 1, 5000
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        err, _, _ = ct.request(GET, [(7, 0)] * mid)
+        if err:
+            lo, hi = lo, mid - 1
+        else:
+            lo, hi = mid, hi
+    most = lo
+    err, _, _ = ct.request(GET, [(7, 0)] * (most + 1))
+    print("a GET reply holds at most %d entries; one more: %s"
+          % (most, errname(err)))
+    n = most - 1
+    show("SET of %d zones" % n, SET, [(1000 + i, i + 1) for i in range(n)])
+    err, limits, _ = ct.request(GET)
+    print("GET: %s, %d entries, ascending: %s, limits as set: %s"
+          % (errname(err), len(limits or []),
+             limits is not None and limits[1:] == sorted(limits[1:]),
+             limits is not None and all(l == z - 999
+                                        for z, l, _ in limits[1:])))
+    show("SET of one zone more", SET, [(5000, 1)])
+    show("GET", GET)
+    show("DEL of them", DEL,
+         [(1000 + i, 0) for i in range(n)] + [(5000, 0)])
+    err, _, _ = ct.request(SET, [(i, i) for i in range(0, 65536, 13)])
+    err2, limits, _ = ct.request(GET, [(65533, 0)])
+    print("SET of 5042 zones in one request: %s; GET of zone 65533: %s, %s"
+          % (errname(err), errname(err2), fmt_limits(limits)))
+    show("DEL of them", DEL, [(i, 0) for i in range(0, 65536, 13)])
+    show("GET", GET)
+
+
+def check_ct_limits_get_only():
+    """Without CAP_NET_ADMIN: GET answers, SET and DEL are refused."""
+    ct = CtLimits()
+    for what, cmd, entries in (
+            ("GET", OVS_CT_LIMIT_CMD_GET, None),
+            ("SET", OVS_CT_LIMIT_CMD_SET, [(OVS_ZONE_LIMIT_DEFAULT_ZONE, 1)]),
+            ("DEL", OVS_CT_LIMIT_CMD_DEL, [(OVS_ZONE_LIMIT_DEFAULT_ZONE, 0)])):
+        err, _, _ = ct.request(cmd, entries)
+        print("%s: %s" % (what, errname(err)))
+
+
+def check_ct_limit_counters():
+    """The zone limits' per-CPU counters (OVSP_PCPU_CMD_CT_LIMIT_GET)."""
+    nl = Netlink()
+    err, msgs = nl.transact(nl.family(PCPU_FAMILY),
+                            OVSP_PCPU_CMD_CT_LIMIT_GET, PCPU_VERSION,
+                            ovs_header(0))
+    if err or not msgs:
+        print("counters: %s" % errname(err))
+        return
+    attrs = decode_list(msgs[0][8:])
+    slots = [decode(p) for t, p in attrs if t == OVSP_PCPU_ATTR_SLOT]
+    n_cpus = get_u32(dict(attrs)[OVSP_PCPU_ATTR_N_CPUS])
+    u64 = lambda b: struct.unpack("=Q", b[:8])[0]
+    refused = sum(u64(s[OVSP_PCPU_SLOT_ATTR_CT_REFUSED]) for s in slots)
+    uncounted = sum(u64(s[OVSP_PCPU_SLOT_ATTR_CT_UNCOUNTED]) for s in slots)
+    print("CPUs %d, slots %d, refused %d, uncounted %d"
+          % (n_cpus, len(slots), refused, uncounted))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     check = sys.argv[1]
+    # Zone limits are the namespace's: no datapath.
+    if check == "ct-limits":
+        check_ct_limits()
+        return 0
+    if check == "ct-limits-get-only":
+        check_ct_limits_get_only()
+        return 0
+    if check == "ct-limit-counters":
+        check_ct_limit_counters()
+        return 0
     dp = Datapath("hostile")
     if check == "nested":
         check_nested(dp)

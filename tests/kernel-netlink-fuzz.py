@@ -24,7 +24,8 @@ of valid flow and execute requests (mutate), recirculation chains with
 nesting 16 deep (recirc), egress tunnel keys with Geneve options of every
 length (tunnel), port numbers at the limits (ports), a model of the flow
 table as Linux 6.1 keeps it (model), the meter family's requests and
-packets through meters against a model of Linux's meters (meter), all
+packets through meters against a model of Linux's meters (meter), the
+zone limit family's requests against a model of Linux's (ct_limit), all
 of these again as uid 65534 in a user namespace of its own (userns),
 and namespaces with datapaths, veths and moved ports made and deleted
 under traffic (netns).  --shapes takes a comma-separated list of them
@@ -32,7 +33,8 @@ under traffic (netns).  --shapes takes a comma-separated list of them
 
 Every upcall that comes back is checked for bytes no request put there
 (tests/kernel_fuzz/upcalls.py), every flow reply and dump against the
-model, every meter reply and metered packet against the meters' model, port numbers against what Linux answers, and the kernel log for
+model, every meter reply and metered packet against the meters' model,
+every zone limit reply against the zone limits' model, port numbers against what Linux answers, and the kernel log for
 WARNING, BUG, Oops and the like every 10 s and at the end.  A check that
 fails stops the run (--keep-going: counts every failure, by check, and
 starts the model over after each).

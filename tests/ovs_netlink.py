@@ -87,6 +87,18 @@ OVS_BAND_ATTR_TYPE, OVS_BAND_ATTR_RATE, OVS_BAND_ATTR_BURST, \
     OVS_BAND_ATTR_STATS = 1, 2, 3, 4
 OVS_METER_BAND_TYPE_DROP = 1
 
+CT_LIMIT_FAMILY, CT_LIMIT_VERSION = "ovs_ct_limit", 1
+OVS_CT_LIMIT_CMD_SET, OVS_CT_LIMIT_CMD_DEL, OVS_CT_LIMIT_CMD_GET = 1, 2, 3
+OVS_CT_LIMIT_ATTR_ZONE_LIMIT = 1
+OVS_ZONE_LIMIT_DEFAULT_ZONE = -1
+
+# Our own family (datapath/ovsp-genl.h).
+PCPU_FAMILY, PCPU_VERSION = "ovsp_percpu", 1
+OVSP_PCPU_CMD_CT_LIMIT_GET = 3
+OVSP_PCPU_ATTR_N_CPUS, OVSP_PCPU_ATTR_SLOT = 2, 5
+OVSP_PCPU_SLOT_ATTR_CPU = 1
+OVSP_PCPU_SLOT_ATTR_CT_REFUSED, OVSP_PCPU_SLOT_ATTR_CT_UNCOUNTED = 7, 8
+
 OVS_PACKET_CMD_MISS, OVS_PACKET_CMD_ACTION, OVS_PACKET_CMD_EXECUTE = 1, 2, 3
 (OVS_PACKET_ATTR_PACKET, OVS_PACKET_ATTR_KEY, OVS_PACKET_ATTR_ACTIONS,
  OVS_PACKET_ATTR_USERDATA, OVS_PACKET_ATTR_EGRESS_TUN_KEY) = range(1, 6)
@@ -458,6 +470,26 @@ def meter_stats(a):
         bands = [stats(decode(b).get(OVS_BAND_ATTR_STATS, b""))
                  for _, b in decode_list(a[OVS_METER_ATTR_BANDS])]
     return total, bands
+
+
+def zone_limit(zone_id, limit, count=0):
+    """One struct ovs_zone_limit {int zone_id; u32 limit; u32 count}."""
+    return struct.pack("=iII", zone_id, limit & 0xffffffff,
+                       count & 0xffffffff)
+
+
+def zone_limits(entries):
+    """OVS_CT_LIMIT_ATTR_ZONE_LIMIT's payload: back-to-back entries of
+    (zone_id, limit) or (zone_id, limit, count)."""
+    return b"".join(zone_limit(*e) for e in entries)
+
+
+def parse_zone_limits(b):
+    """A reply's OVS_CT_LIMIT_ATTR_ZONE_LIMIT: [(zone_id, limit, count)],
+    and the bytes left over."""
+    n = len(b) // 12
+    return ([struct.unpack("=iII", b[12 * i:12 * i + 12]) for i in range(n)],
+            len(b) - 12 * n)
 
 
 def parse_upcall(data):

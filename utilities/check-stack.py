@@ -85,6 +85,11 @@ INDIRECT_TARGETS = {
     # kernel's.
     'send_frag_needed': [],
     'ovsp_dp_egress_tun_info': [],
+    # The ovs_ct_limit family's walks of a request's entries and of the
+    # namespace's zones (ct-limit-family.c, ct-limit.c).
+    'ct_limit_for_each_entry': ['ct_limit_set_one', 'ct_limit_del_one',
+                                'ct_limit_get_one'],
+    'ovsp_ct_limit_for_each_zone': ['ct_limit_get_each'],
 }
 
 

@@ -23,6 +23,8 @@
 - model: the flow table as Linux 6.1 keeps it, and its checks;
 - meters: a datapath's meters as Linux 6.1 keeps them, the meter
   shape's requests and packets, and their checks;
+- ct_limits: a namespace's conntrack zone limits as Linux 6.1 keeps
+  them, the ct_limit shape's requests, and their checks;
 - shapes: the families of requests (--shapes).
 
 Standard library only: it runs in the kernel guest's chroot.

@@ -38,10 +38,13 @@
   conntrack attributes (seeds.ct_key()); a ct() made only of what OVS
   sends must be accepted (shape-refused), anything else may be refused
   with EINVAL only (ct-errno);
+- ct_limit: the ovs_ct_limit family's requests (SET, GET and DEL of the
+  namespace's zone limits), valid, refused, in bulk and mutated, against
+  the model of ct_limits.py;
 - userns: a child that drops to uid 65534 and unshares a user and a
   network namespace, then runs shapes there (--child-shapes: mutate,
-  recirc, tunnel, ports, model, meter) for a few seconds, on datapaths and
-  devices of its own, as any user can;
+  recirc, tunnel, ports, model, meter, ct_limit) for a few seconds, on
+  datapaths, devices and zone limits of its own, as any user can;
 - netns: children that each make two network namespaces (in a user
   namespace of their own half the time), datapaths in both, veth pairs
   across them, internal ports moved from one to the other, frames sent
@@ -61,22 +64,23 @@ import time
 from ovs_netlink import *  # noqa: F401,F403 (the ABI's constants)
 from ovs_userns import CLONE_NEWNET, become_nobody, libc, unshare
 from . import seeds
+from .ct_limits import CtLimitShape
 from .meters import MeterShape
 from .model import ModelShape
 from .upcalls import expected_tunnel, frame_tag
 from .world import World, Report, Stop
 
 SHAPES = ("mutate", "recirc", "tunnel", "ports", "model", "meter", "ct",
-          "userns", "netns")
+          "ct_limit", "userns", "netns")
 # How often each shape of the fuzzer's own process runs, by weight.
 WEIGHTS = {"mutate": 8, "recirc": 4, "tunnel": 4, "ports": 1, "model": 6,
-           "meter": 3, "ct": 3}
+           "meter": 3, "ct": 3, "ct_limit": 2}
 # The shapes that fork children, which take seconds: every so many turns
 # (turns, not seconds, so that a seed repeats a run), the first one early.
 PERIODS = {"userns": (300, 20), "netns": (200, 40)}
 # The shapes a child namespace runs.
 CHILD_SHAPES = ("mutate", "recirc", "tunnel", "ports", "model", "meter",
-                "ct")
+                "ct", "ct_limit")
 
 
 
@@ -103,6 +107,7 @@ class Runner:
         self.dps = {}
         self.model = None
         self.meter = None
+        self.ct_limit = None
         self.mut_count = 0
         self.turns = 0
         self.counts = {"scenarios": 0, "children": 0, "child-failed": 0,
@@ -612,6 +617,19 @@ class Runner:
         if r.random() < 0.3:
             w.flush(dp)
         w.drain()
+
+    # ct_limit: the namespace's zone limits against Linux's.
+
+    def shape_ct_limit(self):
+        if self.world.fam["ovs_ct_limit"] is None:
+            return
+        if self.ct_limit is None:
+            self.ct_limit = CtLimitShape(self.world, self.args)
+        for _ in range(self.r.randrange(1, 8)):
+            self.ct_limit.step(self.r)
+        # No limit outlives the turn: the ct shape's commits, in the same
+        # namespace, would meet them.
+        self.ct_limit.clear()
 
     # userns: the same, unprivileged.
 

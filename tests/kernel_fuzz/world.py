@@ -106,7 +106,7 @@ class World:
         self.upcall_pid = self.up.pid
         self.fam = {}
         for name in ("ovs_datapath", "ovs_vport", "ovs_flow", "ovs_packet",
-                     "ovs_meter"):
+                     "ovs_meter", "ovs_ct_limit"):
             self.fam[name] = self.nl.family(name)
         self.checker = Checker()
         # Whether the module is Debian's openvswitch.ko, where ours
