@@ -46,7 +46,8 @@ enum ovsp_act_type {
 					 */
 	OVSP_ACT_CHECK_PKT_LEN,		/* struct ovsp_act_check_pkt_len,
 					 * then two lists: less or equal,
-					 * then greater. */
+					 * then greater.
+					 */
 	OVSP_ACT_CT,			/* struct ovsp_act_ct. */
 };
 

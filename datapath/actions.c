@@ -945,7 +945,8 @@ static int ovsp_exec_list(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 			const struct ovsp_act_ct *ct = nla_data(a);
 
 			/* Conntrack reads the packet's headers where the
-			 * key found them. */
+			 * key found them.
+			 */
 			err = ovsp_key_refresh(skb, ks);
 			if (!err)
 				err = ovsp_ct_execute(skb, key, ct->info);

@@ -66,7 +66,8 @@ struct ovsp_ct_info {
 	struct nf_conn * __percpu *tmpl;	/* One template per possible
 						 * CPU (zone, timeout), or
 						 * NULL when the action needs
-						 * none. */
+						 * none.
+						 */
 };
 
 /* Per network namespace. */
@@ -85,7 +86,8 @@ static int __net_init ovsp_ct_net_init(struct net *net)
 	if (!cn->stats)
 		return -ENOMEM;
 	/* Without labels in use, new connections get no labels extension
-	 * and a commit that sets labels could not. */
+	 * and a commit that sets labels could not.
+	 */
 	cn->labels = !nf_connlabels_get(net, OVSP_CT_LABEL_BITS - 1);
 	if (!cn->labels)
 		pr_warn("ovs_percpu: conntrack labels unavailable in a namespace\n");
@@ -150,7 +152,8 @@ void ovsp_ct_exit(void)
 }
 
 /* Payload lengths of the OVS_CT_ATTR_* types: [min, max]; max 0 with
- * min 0 is a flag.  Types with max < 0 are not carried. */
+ * min 0 is a flag.  Types with max < 0 are not carried.
+ */
 static const struct {
 	s16 min;
 	s16 max;
@@ -258,7 +261,8 @@ static int ovsp_ct_parse(const struct nlattr *attr, struct ovsp_ct_info *info,
 }
 
 /* Allocates 'info''s per-CPU templates for 'net', the flow's IP protocol
- * being 'proto'.  Returns 0 or -ENOMEM. */
+ * being 'proto'.  Returns 0 or -ENOMEM.
+ */
 static int ovsp_ct_alloc_templates(struct net *net, struct ovsp_ct_info *info,
 				   u8 proto, bool log)
 {
@@ -279,7 +283,8 @@ static int ovsp_ct_alloc_templates(struct net *net, struct ovsp_ct_info *info,
 		if (info->timeout_set) {
 			/* A policy that cannot be attached is only logged,
 			 * as in Linux: OVS probes with a name that does not
-			 * exist. */
+			 * exist.
+			 */
 			err = nf_ct_set_timeout(net, tmpl, info->family, proto,
 						info->timeout);
 			if (err) {
@@ -290,7 +295,8 @@ static int ovsp_ct_alloc_templates(struct net *net, struct ovsp_ct_info *info,
 			}
 		}
 		/* A confirmed template lets a new connection consume the
-		 * expectation it matches. */
+		 * expectation it matches.
+		 */
 		__set_bit(IPS_CONFIRMED_BIT, &tmpl->status);
 	}
 	return 0;
@@ -355,7 +361,8 @@ void ovsp_ct_info_free(struct ovsp_ct_info *info)
 }
 
 /* The OVS_CS_F_* state of connection 'ct' as packet info 'ctinfo' sees
- * it. */
+ * it.
+ */
 static u8 ovsp_ct_state(const struct nf_conn *ct,
 			enum ip_conntrack_info ctinfo)
 {
@@ -381,7 +388,8 @@ static u8 ovsp_ct_state(const struct nf_conn *ct,
 		break;
 	}
 	/* Until committed, a connection is new; a related one stays
-	 * related for its life. */
+	 * related for its life.
+	 */
 	if (!nf_ct_is_confirmed(ct))
 		state |= OVS_CS_F_NEW;
 	if (ct->master)
@@ -391,7 +399,8 @@ static u8 ovsp_ct_state(const struct nf_conn *ct,
 
 /* True if 'key' is an IPv6 Neighbor Discovery packet, whose key has no
  * room for an original tuple in Linux's layout (so none is reported, as
- * Linux does). */
+ * Linux does).
+ */
 static bool ovsp_ct_key_is_nd(const struct ovsp_flow_key *key)
 {
 	return key->eth.type == htons(ETH_P_IPV6) &&
@@ -401,7 +410,8 @@ static bool ovsp_ct_key_is_nd(const struct ovsp_flow_key *key)
 }
 
 /* Sets the original-direction tuple of 'ct' (of its master, for a related
- * connection) in 'key', when its family is the packet's. */
+ * connection) in 'key', when its family is the packet's.
+ */
 static void ovsp_ct_key_orig(struct ovsp_flow_key *key,
 			     const struct nf_conn *ct)
 {
@@ -464,7 +474,8 @@ void ovsp_ct_key_fill(const struct sk_buff *skb, struct ovsp_flow_key *key)
 /* True if the connection 'ct' that 'skb' carries already answers ct()
  * 'info': same namespace and zone, the original direction when 'info'
  * forces a commit, and not an unconfirmed connection that a clone shares
- * when 'info' commits it (each copy then gets its own). */
+ * when 'info' commits it (each copy then gets its own).
+ */
 static bool ovsp_ct_cached(struct net *net, const struct ovsp_ct_info *info,
 			   struct nf_conn *ct, enum ip_conntrack_info ctinfo)
 {
@@ -473,7 +484,8 @@ static bool ovsp_ct_cached(struct net *net, const struct ovsp_ct_info *info,
 		return false;
 	if (info->force && CTINFO2DIR(ctinfo) != IP_CT_DIR_ORIGINAL) {
 		/* A forced commit starts the connection anew from this
-		 * direction. */
+		 * direction.
+		 */
 		if (nf_ct_is_confirmed(ct))
 			nf_ct_delete(ct, 0, 0);
 		return false;
@@ -486,7 +498,8 @@ static bool ovsp_ct_cached(struct net *net, const struct ovsp_ct_info *info,
 
 /* Tracks 'skb' (skb->data at its network header) in 'info''s zone unless
  * it already carries the answer, and fills 'key'.  Returns 0 or -ENOENT
- * when conntrack refuses the packet. */
+ * when conntrack refuses the packet.
+ */
 static int ovsp_ct_lookup(struct net *net, struct sk_buff *skb,
 			  struct ovsp_flow_key *key,
 			  const struct ovsp_ct_info *info)
@@ -502,12 +515,14 @@ static int ovsp_ct_lookup(struct net *net, struct sk_buff *skb,
 		};
 
 		/* A stale connection or ct_clear's "untracked" would make
-		 * nf_conntrack_in() return at once. */
+		 * nf_conntrack_in() return at once.
+		 */
 		nf_reset_ct(skb);
 		if (info->tmpl) {
 			/* This CPU's template: the reference that
 			 * nf_conntrack_in() drops is taken on memory no
-			 * other CPU writes. */
+			 * other CPU writes.
+			 */
 			struct nf_conn *tmpl = *this_cpu_ptr(info->tmpl);
 
 			nf_conntrack_get(&tmpl->ct_general);
@@ -541,7 +556,8 @@ static void ovsp_ct_set_mark(struct nf_conn *ct, struct ovsp_flow_key *key,
 
 /* Writes 'info''s labels into 'ct' and 'key': an unconfirmed connection
  * gets its labels extension here, starting from its master's labels.
- * Returns 0 or -ENOSPC when the connection has no room for labels. */
+ * Returns 0 or -ENOSPC when the connection has no room for labels.
+ */
 static int ovsp_ct_set_labels(struct nf_conn *ct, struct ovsp_flow_key *key,
 			      const struct ovsp_ct_info *info)
 {
@@ -585,7 +601,8 @@ static int ovsp_ct_set_labels(struct nf_conn *ct, struct ovsp_flow_key *key,
 /* The commit step: 'skb''s connection gets 'info''s event mask, mark and
  * labels, then is confirmed (inserted into the conntrack table).  An
  * invalid packet (no connection) commits nothing.  Returns 0 or a
- * negative errno, after which the packet is dropped. */
+ * negative errno, after which the packet is dropped.
+ */
 static int ovsp_ct_commit(struct sk_buff *skb, struct ovsp_flow_key *key,
 			  const struct ovsp_ct_info *info)
 {
@@ -619,7 +636,8 @@ static int ovsp_ct_commit(struct sk_buff *skb, struct ovsp_flow_key *key,
 }
 
 /* Cuts link-layer padding off 'skb' (skb->data at the network header):
- * conntrack checksums the IP length.  Returns 0 or -ENOMEM. */
+ * conntrack checksums the IP length.  Returns 0 or -ENOMEM.
+ */
 static int ovsp_ct_trim(struct sk_buff *skb, u8 family)
 {
 	unsigned int len;
@@ -645,7 +663,8 @@ int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
 
 	/* Fragments are not reassembled: conntrack cannot see their
 	 * ports.  A packet whose key has no network layer of the action's
-	 * family (an MPLS push before ct()) is not tracked either. */
+	 * family (an MPLS push before ct()) is not tracked either.
+	 */
 	if (key->ip.frag != OVS_FRAG_TYPE_NONE || key->eth.type != type ||
 	    skb_transport_offset(skb) <= nh) {
 		nf_reset_ct(skb);

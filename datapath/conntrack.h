@@ -49,7 +49,8 @@ void ovsp_ct_exit(void);
 
 /* Parses ct() action 'attr' into a new '*infop', for packets of
  * Ethertype 'eth_type' and IP protocol 'proto' (the flow's, where the
- * action runs).  May sleep.  Returns 0 or a negative errno. */
+ * action runs).  May sleep.  Returns 0 or a negative errno.
+ */
 int ovsp_ct_info_from_nlattr(struct net *net, const struct nlattr *attr,
 			     __be16 eth_type, u8 proto,
 			     struct ovsp_ct_info **infop, bool log);
@@ -59,7 +60,8 @@ void ovsp_ct_info_free(struct ovsp_ct_info *info);
 
 /* Runs ct() 'info' on 'skb', whose up-to-date key is 'key'; skb->data is
  * at the packet's start and stays there.  Returns 0, or a negative errno
- * after which the caller drops the packet. */
+ * after which the caller drops the packet.
+ */
 int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
 		    const struct ovsp_ct_info *info);
 
@@ -67,7 +69,8 @@ int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
 void ovsp_ct_clear(struct sk_buff *skb, struct ovsp_flow_key *key);
 
 /* One CPU's ct() counters in one namespace (ovsp-genl.h says what each
- * counts).  Written only by that CPU. */
+ * counts).  Written only by that CPU.
+ */
 struct ovsp_ct_stats {
 	u64 new;
 	u64 established;
@@ -78,12 +81,14 @@ struct ovsp_ct_stats {
 };
 
 /* Reads CPU 'cpu''s counters of 'net' into '*s' (a counter being written
- * may read torn on 32-bit machines only). */
+ * may read torn on 32-bit machines only).
+ */
 void ovsp_ct_stats_get(struct net *net, unsigned int cpu,
 		       struct ovsp_ct_stats *s);
 
 /* Fills the conntrack part of 'key' (extracted from 'skb', eth.type set)
- * from the connection 'skb' arrived with, if any. */
+ * from the connection 'skb' arrived with, if any.
+ */
 void ovsp_ct_key_fill(const struct sk_buff *skb, struct ovsp_flow_key *key);
 
 #endif

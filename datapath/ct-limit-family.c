@@ -66,7 +66,8 @@ static struct sk_buff *ct_limit_reply_start(struct genl_info *info, u8 cmd,
 }
 
 /* Sends 'reply' (whose header is 'hdr') to the sender of 'info', or frees
- * it if 'err' is a negative errno.  Returns 'err' or the send's result. */
+ * it if 'err' is a negative errno.  Returns 'err' or the send's result.
+ */
 static int ct_limit_reply_finish(struct sk_buff *reply, struct ovs_header *hdr,
 				 struct genl_info *info, int err)
 {
@@ -85,13 +86,15 @@ enum ct_limit_which {
 	CT_LIMIT_BAD_ZONE,		/* Out of range: skipped. */
 };
 
+/* What ct_limit_walk_entries() calls with each entry. */
+typedef int ct_limit_entry_fn_t(struct net *net, enum ct_limit_which which,
+			      const struct ovs_zone_limit *zl, void *aux);
+
 /* Calls 'fn' with each entry of ZONE_LIMIT attribute 'nla', in order,
- * until it returns an error, which is then returned; else 0. */
-static int ct_limit_for_each_entry(const struct nlattr *nla, struct net *net,
-				   int (*fn)(struct net *, enum ct_limit_which,
-					     const struct ovs_zone_limit *,
-					     void *),
-				   void *aux)
+ * until it returns an error, which is then returned; else 0.
+ */
+static int ct_limit_walk_entries(const struct nlattr *nla, struct net *net,
+				   ct_limit_entry_fn_t *fn, void *aux)
 {
 	const int stride = NLA_ALIGN(sizeof(struct ovs_zone_limit));
 	int len = nla_len(nla);
@@ -104,7 +107,8 @@ static int ct_limit_for_each_entry(const struct nlattr *nla, struct net *net,
 		int err;
 
 		/* Only the attribute's own bytes: what Linux reads of its
-		 * padding is zero (netlink pads with zeros). */
+		 * padding is zero (netlink pads with zeros).
+		 */
 		memcpy(&zl, (const u8 *)nla_data(nla) + off,
 		       min_t(int, sizeof(zl), len - off));
 		if (zl.zone_id == OVS_ZONE_LIMIT_DEFAULT_ZONE) {
@@ -161,7 +165,7 @@ static int ct_limit_set_or_del(struct sk_buff *skb, struct genl_info *info,
 	if (!nla)
 		err = -EINVAL;
 	else
-		err = ct_limit_for_each_entry(nla, genl_info_net(info),
+		err = ct_limit_walk_entries(nla, genl_info_net(info),
 					      set ? ct_limit_set_one
 						  : ct_limit_del_one, NULL);
 	return ct_limit_reply_finish(reply, hdr, info, err);
@@ -228,11 +232,11 @@ static int ct_limit_cmd_get(struct sk_buff *skb, struct genl_info *info)
 	if (!nest) {
 		err = -EMSGSIZE;
 	} else if (nla) {
-		err = ct_limit_for_each_entry(nla, net, ct_limit_get_one, reply);
+		err = ct_limit_walk_entries(nla, net, ct_limit_get_one, reply);
 	} else {
 		err = ct_limit_put_default(reply, net);
 		if (!err)
-			err = ovsp_ct_limit_for_each_zone(net, ct_limit_get_each,
+			err = ovsp_ct_limit_walk_zones(net, ct_limit_get_each,
 							  reply);
 	}
 	if (!err)

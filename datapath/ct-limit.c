@@ -50,7 +50,8 @@ struct ovsp_ct_limit_chunk {
 struct ovsp_ct_limit_pcpu {
 	u64_stats_t refused;		/* Commits refused. */
 	u64_stats_t uncounted;		/* Commits nf_conncount did not
-					 * count. */
+					 * count.
+					 */
 	struct u64_stats_sync syncp;	/* For 32-bit readers. */
 };
 
@@ -60,14 +61,18 @@ struct ovsp_ct_limit_net {
 	struct mutex mutex;
 	u32 default_limit;		/* Read by READ_ONCE() anywhere. */
 	u16 chunk_used[OVSP_CT_LIMIT_CHUNKS];	/* Zones set in each chunk
-						 * (mutex). */
+						 * (mutex).
+						 */
 	u32 n_zones;			/* Zones with limits of their own
-					 * (mutex). */
+					 * (mutex).
+					 */
 	struct ovsp_ct_limit_chunk __rcu *chunks[OVSP_CT_LIMIT_CHUNKS];
 					/* By zone / OVSP_CT_LIMIT_PER_CHUNK,
-					 * NULL if no zone in it is set. */
+					 * NULL if no zone in it is set.
+					 */
 	struct nf_conncount_data __rcu *data;	/* Made by the first SET,
-						 * never changed after. */
+						 * never changed after.
+						 */
 	struct ovsp_ct_limit_pcpu __percpu *pcpu;	/* Counters. */
 };
 
@@ -101,7 +106,8 @@ static u32 zone_limit(const struct ovsp_ct_limit_net *cl, u16 zone)
 /* Makes nf_conncount's state for 'net', if it is not there yet, before a
  * limit of 'limit' is set (mutex): only a limit that is not 0 counts, so
  * a namespace that never sets one never takes conntrack's hooks.  Returns
- * 0 or a negative errno. */
+ * 0 or a negative errno.
+ */
 static int ct_limit_start(struct net *net, struct ovsp_ct_limit_net *cl,
 			  u32 limit)
 {
@@ -111,7 +117,8 @@ static int ct_limit_start(struct net *net, struct ovsp_ct_limit_net *cl,
 	if (limit == OVSP_CT_LIMIT_UNLIMITED || rcu_access_pointer(cl->data))
 		return 0;
 	/* Takes conntrack's hooks for IPv4 and IPv6 in 'net', as Linux's
-	 * openvswitch.ko does for every namespace when it loads. */
+	 * openvswitch.ko does for every namespace when it loads.
+	 */
 	data = nf_conncount_init(net, NFPROTO_INET, OVSP_CT_LIMIT_KEYLEN);
 	if (IS_ERR(data))
 		return PTR_ERR(data);
@@ -193,7 +200,8 @@ u32 ovsp_ct_limit_get_default(struct net *net)
 
 /* The number of connections nf_conncount holds for zone 'zone' (after
  * collecting the dead ones), under RCU with BHs off: the list's lock is
- * taken by the packet path in softirq. */
+ * taken by the packet path in softirq.
+ */
 static u32 zone_count(struct net *net, const struct ovsp_ct_limit_net *cl,
 		      u16 zone)
 {
@@ -223,9 +231,7 @@ void ovsp_ct_limit_get_zone(struct net *net, u16 zone,
 	out->count = zone_count(net, cl, zone);
 }
 
-int ovsp_ct_limit_for_each_zone(struct net *net,
-				int (*cb)(const struct ovsp_ct_zone_limit *,
-					  void *),
+int ovsp_ct_limit_walk_zones(struct net *net, ovsp_ct_zone_limit_cb_t *cb,
 				void *aux)
 {
 	struct ovsp_ct_limit_net *cl = ct_limit_net(net);
@@ -271,7 +277,8 @@ int ovsp_ct_limit_admit(struct net *net, const struct sk_buff *skb,
 	if (unlikely(!data))
 		return 0;
 	/* Adds the connection to the zone's list, if it is not there yet,
-	 * and returns the list's length; 0 when it could not. */
+	 * and returns the list's length; 0 when it could not.
+	 */
 	count = nf_conncount_count_skb(net, skb, l3num, data, &key);
 	if (count && count <= limit)
 		return 0;
@@ -337,7 +344,8 @@ static void __net_exit ct_limit_net_exit(struct net *net)
 	if (data) {
 		/* Packets of the namespace's datapaths (destroyed before
 		 * this: ours is a subsys, theirs a device) may still be
-		 * counting. */
+		 * counting.
+		 */
 		synchronize_rcu();
 		nf_conncount_destroy(net, NFPROTO_INET, data);
 	}

@@ -51,7 +51,8 @@ struct ovsp_ct_limit_stats {
 	u64 refused;			/* Commits refused: over the limit. */
 	u64 uncounted;			/* Commits nf_conncount could not
 					 * count (no memory, no tuple):
-					 * admitted, as in Linux. */
+					 * admitted, as in Linux.
+					 */
 };
 
 /* Module init and exit: the per-namespace state. */
@@ -59,11 +60,13 @@ int ovsp_ct_limit_init(void);
 void ovsp_ct_limit_exit(void);
 
 /* Sets the default limit to 'limit' (0: unlimited).  Returns 0 or a
- * negative errno (-ENOMEM: nf_conncount's state could not be made). */
+ * negative errno (-ENOMEM: nf_conncount's state could not be made).
+ */
 int ovsp_ct_limit_set_default(struct net *net, u32 limit);
 
 /* Sets zone 'zone''s own limit to 'limit'.  Returns 0 or a negative
- * errno (-ENOMEM). */
+ * errno (-ENOMEM).
+ */
 int ovsp_ct_limit_set_zone(struct net *net, u16 zone, u32 limit);
 
 /* Removes zone 'zone''s own limit: it follows the default again. */
@@ -76,11 +79,14 @@ u32 ovsp_ct_limit_get_default(struct net *net);
 void ovsp_ct_limit_get_zone(struct net *net, u16 zone,
 			    struct ovsp_ct_zone_limit *out);
 
+/* What ovsp_ct_limit_walk_zones() calls with each zone. */
+typedef int ovsp_ct_zone_limit_cb_t(const struct ovsp_ct_zone_limit *zl,
+				    void *aux);
+
 /* Calls 'cb' with each zone that has a limit of its own, in ascending
- * order, until it returns non-zero, which is then returned; else 0. */
-int ovsp_ct_limit_for_each_zone(struct net *net,
-				int (*cb)(const struct ovsp_ct_zone_limit *,
-					  void *),
+ * order, until it returns non-zero, which is then returned; else 0.
+ */
+int ovsp_ct_limit_walk_zones(struct net *net, ovsp_ct_zone_limit_cb_t *cb,
 				void *aux);
 
 /* The enforcement entry point, for ct(commit) of a connection that is not
@@ -89,7 +95,8 @@ int ovsp_ct_limit_for_each_zone(struct net *net,
  * 'zone'.  Counts the connection in its zone if the zone's limit is not
  * 0, and returns 0 to admit it or -ENOMEM when the zone already holds its
  * limit (the caller drops the packet, and the connection is never
- * confirmed), as Linux's openvswitch.ko.  Called under RCU with BHs off. */
+ * confirmed), as Linux's openvswitch.ko.  Called under RCU with BHs off.
+ */
 int ovsp_ct_limit_admit(struct net *net, const struct sk_buff *skb,
 			u16 l3num, u16 zone);
 

@@ -67,7 +67,8 @@ struct ovsp_acts_builder {
 	unsigned int n_dsts;		/* Used in 'dsts'. */
 	unsigned int max_dsts;		/* Allocated in 'dsts'. */
 	struct ovsp_ct_info **cts;	/* ct() actions parsed so far, freed
-					 * if the copy fails. */
+					 * if the copy fails.
+					 */
 	unsigned int n_cts;		/* Used in 'cts'. */
 	unsigned int max_cts;		/* Allocated in 'cts'. */
 	struct net *net;		/* The flow's namespace. */
@@ -191,7 +192,8 @@ static int ovsp_ab_add_dst(struct ovsp_acts_builder *b,
 
 /* Most ct() actions in one flow's actions: each holds a template per CPU
  * when it has a zone or a timeout policy.  OVS emits one per conntrack
- * table a packet passes through, a handful. */
+ * table a packet passes through, a handful.
+ */
 #define OVSP_ACTIONS_MAX_CTS 64
 
 /* Validates and copies ct() action 'a'.  Returns 0 or a negative errno. */
@@ -217,7 +219,8 @@ static int ovsp_copy_ct(struct ovsp_acts_builder *b, const struct nlattr *a,
 		b->max_cts = max;
 	}
 	/* The packet's protocol where the action runs: after an MPLS push
-	 * or pop it is not the flow's. */
+	 * or pop it is not the flow's.
+	 */
 	err = ovsp_ct_info_from_nlattr(b->net, a, ctx->eth_type,
 				       ctx->key->ip.proto, &act.info, b->log);
 	if (err)

@@ -73,16 +73,19 @@ struct ovsp_flow_key {
 
 	/* Conntrack metadata: the state of the packet's connection after the
 	 * last ct() (or as it arrived), OVS_KEY_ATTR_CT_*.  Survives
-	 * ovsp_flow_key_update() with the rest of the metadata. */
+	 * ovsp_flow_key_update() with the rest of the metadata.
+	 */
 	struct {
 		u8 state;		/* OVS_CS_F_*. */
 		u8 orig_proto;		/* Orig tuple's IP protocol; 0: no
-					 * orig tuple. */
+					 * orig tuple.
+					 */
 		u16 zone;		/* Conntrack zone. */
 		u32 mark;		/* ct->mark. */
 		u8 labels[OVSP_CT_LABELS_LEN];	/* ct labels, 128 bits. */
 		__be16 orig_tp_src;	/* Orig tuple's ports (ICMP type and
-					 * code, as in stock). */
+					 * code, as in stock).
+					 */
 		__be16 orig_tp_dst;
 		union {
 			struct {
@@ -94,7 +97,8 @@ struct ovsp_flow_key {
 				struct in6_addr dst;
 			} ipv6;
 		} orig;			/* Orig tuple's addresses, by
-					 * eth.type. */
+					 * eth.type.
+					 */
 	} ct;
 
 	/* Layer 2. */

@@ -536,7 +536,8 @@ static int ovsp_key_metadata(const struct ovsp_key_parse *p)
 
 /* The conntrack metadata of level 0.  With 'check_family' (a flow, whose
  * Ethertype is parsed), an original tuple must be of the key's family and
- * its mask needs an exact Ethertype.  Returns 0 or -EINVAL. */
+ * its mask needs an exact Ethertype.  Returns 0 or -EINVAL.
+ */
 static int ovsp_key_ct(const struct ovsp_key_parse *p, bool check_family)
 {
 	const struct nlattr *const *a = p->attrs->lv[0].a;
@@ -1373,7 +1374,8 @@ static int ovsp_put_l3(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 
 /* Appends the conntrack attributes of 'out' (a key or a mask) in the shape
  * of key 'shape': state, zone, mark and labels always, as Linux does, the
- * original tuple when the key has one.  Returns 0 or -EMSGSIZE. */
+ * original tuple when the key has one.  Returns 0 or -EMSGSIZE.
+ */
 static int ovsp_put_ct(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 		       const struct ovsp_flow_key *out)
 {

@@ -64,7 +64,8 @@ enum ovsp_pcpu_slot_attr {
 #define OVSP_PCPU_SLOT_ATTR_MAX (__OVSP_PCPU_SLOT_ATTR_MAX - 1)
 
 /* One CPU's ct() counters: each a u64 count of ct() executions (a packet
- * that passes two ct() actions counts twice). */
+ * that passes two ct() actions counts twice).
+ */
 enum ovsp_pcpu_ct_attr {
 	OVSP_PCPU_CT_ATTR_UNSPEC,
 	OVSP_PCPU_CT_ATTR_CPU,		/* u32: the CPU. */

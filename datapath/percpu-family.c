@@ -142,7 +142,8 @@ static int pcpu_put_ct_slot(struct sk_buff *skb, unsigned int cpu,
 }
 
 /* ct()'s per-CPU counters of the requester's namespace.  Unprivileged,
- * as flow GET is: counters only. */
+ * as flow GET is: counters only.
+ */
 static int pcpu_cmd_ct_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);

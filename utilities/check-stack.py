@@ -87,9 +87,9 @@ INDIRECT_TARGETS = {
     'ovsp_dp_egress_tun_info': [],
     # The ovs_ct_limit family's walks of a request's entries and of the
     # namespace's zones (ct-limit-family.c, ct-limit.c).
-    'ct_limit_for_each_entry': ['ct_limit_set_one', 'ct_limit_del_one',
+    'ct_limit_walk_entries': ['ct_limit_set_one', 'ct_limit_del_one',
                                 'ct_limit_get_one'],
-    'ovsp_ct_limit_for_each_zone': ['ct_limit_get_each'],
+    'ovsp_ct_limit_walk_zones': ['ct_limit_get_each'],
 }
 
 
