@@ -46,7 +46,23 @@ DATAPATH_SOURCES = \
 	datapath/vport-netdev.c \
 	datapath/vport.c \
 	datapath/vport.h
-EXTRA_DIST += $(DATAPATH_SOURCES)
+EXTRA_DIST += $(DATAPATH_SOURCES) datapath/dkms/Makefile datapath/dkms/dkms.conf.in
+
+# The module's source tree as dkms builds it, written to DKMS_SOURCEDIR
+# (utilities/build-deb.sh's ovs-percpu-datapath-dkms installs it as
+# /usr/src/ovs-percpu-VERSION): the sources above, Kbuild among them, the
+# Makefile that drives kbuild and dkms.conf.  Needs no Linux build tree.
+dkms-source:
+	@test -n "$(DKMS_SOURCEDIR)" \
+	  || { echo "dkms-source: set DKMS_SOURCEDIR" >&2; exit 1; }
+	rm -rf '$(DKMS_SOURCEDIR)' && $(MKDIR_P) '$(DKMS_SOURCEDIR)'
+	for f in $(DATAPATH_SOURCES); do \
+	  cp '$(srcdir)'/$$f '$(DKMS_SOURCEDIR)' || exit 1; \
+	done
+	cp '$(srcdir)/datapath/dkms/Makefile' '$(DKMS_SOURCEDIR)/Makefile'
+	sed 's/#MODULE_VERSION#/$(PACKAGE_VERSION)/g' \
+	  '$(srcdir)/datapath/dkms/dkms.conf.in' > '$(DKMS_SOURCEDIR)/dkms.conf'
+.PHONY: dkms-source
 
 # The module's stack budget (utilities/check-stack.py), from the call graph
 # gcc writes while kbuild compiles it; make check runs it.
