@@ -48,6 +48,7 @@ TESTSUITE_AT = \
 	tests/kernel-ct-limit.at \
 	tests/kernel-ovs-ipip.at \
 	tests/kernel-ipip.at \
+	tests/kernel-dkms.at \
 	tests/percpu-install.at \
 	tests/percpu-ci.at
 TESTSUITE = $(srcdir)/tests/testsuite
@@ -168,10 +169,19 @@ KERNEL_GUEST_LOCK = /tmp/ovs-percpu-guest.lock
 # 'kernel', less the host's system tests whose titles say "kernel".
 KERNEL_TESTS = -k 'kernel,!system'
 # What CI (utilities/run-tests.sh) has check-kernel run: the same less the
-# longer ipip tests (tests/kernel-ipip.at, keyword ipip-long), so that its
-# kernel step stays within its time.
-KERNEL_CI_TESTS = -k 'kernel,!system,!ipip-long'
+# longer ipip tests (tests/kernel-ipip.at, keyword ipip-long) and the
+# packages' test (tests/kernel-dkms.at, keyword dkms: dkms compiles the
+# module under TCG), so that its kernel step stays within its time.
+KERNEL_CI_TESTS = -k 'kernel,!system,!ipip-long,!dkms'
 KERNEL_RESULTS = $(abs_builddir)/tests/kernel-results
+# The packages of utilities/build-deb.sh that tests/kernel-dkms.at
+# installs in the guest, built on the host before it boots (where dpkg-deb
+# would take minutes), and the directories the guest makes writable for
+# dpkg and dkms, over a tmpfs (kernel-guest.sh -o: the host's root is
+# never written); neither when the selection leaves out 'dkms', as CI's
+# does.
+KERNEL_DEBS = $(KERNEL_RESULTS)/debs
+KERNEL_GUEST_OVERLAYS = -o /etc -o /usr -o /var
 KMOD_RESULTS = $(abs_builddir)/tests/upstream/kmod-results
 
 # Exits with the status, but for 77 (skipped): 1 in CI, else 0, with a note.
@@ -186,14 +196,27 @@ kernel_guest_status = case $$status in \
 # results land in tests/kernel-results/.
 check-kernel: tests/atconfig tests/atlocal $(TESTSUITE) all
 	rm -rf $(KERNEL_RESULTS) && mkdir -p $(KERNEL_RESULTS)
+	overlays=; case "$(KERNEL_TESTS) $(TESTSUITEFLAGS)" in \
+	  *'!dkms'*) ;; \
+	  *) overlays="$(KERNEL_GUEST_OVERLAYS)"; mkdir -p $(KERNEL_DEBS) \
+	     && $(SHELL) $(srcdir)/utilities/build-deb.sh $(KERNEL_DEBS) \
+	     || exit 1 ;; \
+	esac; \
 	status=0; flock $(KERNEL_GUEST_LOCK) \
 	  $(srcdir)/tests/qemu/kernel-guest.sh -t 3600 -w $(KERNEL_RESULTS) \
-	    -l $(KERNEL_RESULTS)/console.log -- \
+	    $$overlays -l $(KERNEL_RESULTS)/console.log -- \
 	    $(SHELL) $(abs_srcdir)/tests/qemu/kernel-check.sh \
 	      $(abs_builddir) $(KERNEL_RESULTS) \
 	      AUTOTEST_PATH='/run/ovs-percpu-guest/bin:$(AUTOTEST_PATH)' \
+	      KERNEL_DEBS='$(KERNEL_DEBS)' \
 	      $(KERNEL_TESTS) $(TESTSUITEFLAGS) || status=$$?; \
 	$(kernel_guest_status)
+
+# The packages' test alone (tests/kernel-dkms.at): dpkg installs them in
+# the guest, dkms builds the module, ovs-ctl loads it, and the purge gives
+# openvswitch.ko back.  Minutes under TCG, so not in CI.
+check-kernel-dkms:
+	$(MAKE) check-kernel KERNEL_TESTS="-k 'kernel,dkms'"
 
 # OVS's kernel-datapath tests that must pass against our module
 # (tests/upstream/kmod-must-pass.txt): what CI runs.
@@ -247,7 +270,7 @@ check-kernel-fuzz: all
 	  || status=$$?; \
 	$(kernel_guest_status)
 .PHONY: check-kernel check-kmod-must-pass check-kmod-ci check-kmod-upstream \
-	check-kernel-fuzz
+	check-kernel-fuzz check-kernel-dkms
 
 # OVS's own tests of the dummy datapath that must pass against our
 # ovs-vswitchd, UPSTREAM_JOBS at a time: those that reach the datapath

@@ -15,7 +15,9 @@
 # ovn-host pulls in Debian's openvswitch-switch, whose daemons must never
 # start: our sandboxes run their own, with run directories of their own.
 # dpkg-dev builds the .deb of utilities/build-deb.sh (Documentation/install.md),
-# which diverts openvswitch-switch's ovs-vswitchd to ours.
+# which diverts openvswitch-switch's ovs-vswitchd to ours; dkms is what the
+# kernel datapath's package (ovs-percpu-datapath-dkms) depends on, run from
+# the host's root by the qemu guest that installs it (tests/kernel-dkms.at).
 # linux-source-6.1 holds Linux's scripts/checkpatch.pl, which make
 # check-style runs over datapath/ (utilities/check-style.sh).
 set -e
@@ -25,7 +27,7 @@ packages="openvswitch-source autoconf automake libtool pkg-config make gcc
     python3 iproute2 iputils-ping iperf3 python3-scapy tcpdump procps
     ethtool xz-utils libdpdk-dev clang gnuplot-nox linux-perf
     qemu-system-x86 linux-image-amd64 busybox-static cpio
-    openvswitch-switch dpkg-dev ovn-central ovn-host linux-source-6.1"
+    openvswitch-switch dpkg-dev dkms ovn-central ovn-host linux-source-6.1"
 
 missing=""
 for p in $packages; do

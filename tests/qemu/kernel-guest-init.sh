@@ -15,7 +15,8 @@
 #
 # The /init (PID 1) of the initramfs that tests/qemu/kernel-guest.sh
 # boots.  It loads the virtio and 9p modules, mounts the host's root
-# read-only on /host, puts tmpfs on the directories that must be writable
+# read-only on /host, makes the directories of -o writable with overlays
+# over a tmpfs, puts tmpfs on the directories that must be writable
 # (/run, /tmp, /var/tmp, /dev/shm) and the read-write shares (-w) at their
 # host paths, and then becomes, still as PID 1, the host's perl running
 # kernel-guest-pid1.pl in a chroot of /host.  PID 1's chroot is the
@@ -24,8 +25,8 @@
 #
 # /etc/kernel-guest.conf, written by kernel-guest.sh, sets 'modules' (the
 # .ko files in /lib/modules, in load order), 'qemudir' (tests/qemu/ on the
-# host) and 'work_dirs'.  /etc/kernel-guest.run is for the steps after the
-# chroot (kernel-guest-run.sh).
+# host), 'work_dirs' and 'overlay_dirs'.  /etc/kernel-guest.run is for the
+# steps after the chroot (kernel-guest-run.sh).
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -51,10 +52,31 @@ done
 opts=trans=virtio,version=9p2000.L,msize=262144
 mkdir /host
 mount -t 9p -o $opts,ro,cache=loose hostroot /host || fail "9p root mount failed"
+# The overlays (-o), first, so that the tmpfs and shares below land on
+# top of them: the host's directory below, read-only, and what the guest
+# writes in a tmpfs (overlayfs keeps its whiteouts in xattrs, which the
+# initramfs's own root may not take).
+if [ -n "$overlay_dirs" ]; then
+    mkdir /overlay
+    mount -t tmpfs -o mode=700 tmpfs /overlay || fail "tmpfs for the overlays"
+    i=0
+    for d in $overlay_dirs; do
+        mkdir -p /overlay/$i/upper /overlay/$i/work
+        mount -t overlay -o lowerdir=/host$d,upperdir=/overlay/$i/upper,workdir=/overlay/$i/work \
+            overlay /host$d || fail "overlay on $d failed"
+        i=$((i + 1))
+    done
+fi
 mount -t proc proc /host/proc || fail "proc"
 mount -t sysfs sys /host/sys || fail "sysfs"
 mount -t devtmpfs dev /host/dev || fail "devtmpfs"
 mkdir -p /host/dev/pts /host/dev/shm
+# What udev makes at boot and devtmpfs does not: bash's <(...) needs
+# /dev/fd (dkms uses it).
+ln -s /proc/self/fd /host/dev/fd
+ln -s /proc/self/fd/0 /host/dev/stdin
+ln -s /proc/self/fd/1 /host/dev/stdout
+ln -s /proc/self/fd/2 /host/dev/stderr
 mount -t devpts devpts /host/dev/pts
 for d in /run /dev/shm; do
     mount -t tmpfs -o mode=755 tmpfs /host$d || fail "tmpfs $d"
@@ -76,5 +98,6 @@ done
 
 mkdir -p /host/run/ovs-percpu-guest
 cp /etc/kernel-guest.run /host/run/ovs-percpu-guest/run.conf
+echo "$overlay_dirs" > /host/run/ovs-percpu-guest/overlays
 exec chroot /host /usr/bin/perl "$qemudir/kernel-guest-pid1.pl" \
     "$qemudir/kernel-guest-run.sh"

@@ -36,6 +36,10 @@
 # Options:
 #   -w DIR      share the host directory DIR read-write at the same path
 #               (repeatable); everything else is read-only
+#   -o DIR      make DIR writable in the guest with an overlay whose upper
+#               layer is a tmpfs (repeatable): what the guest writes there
+#               is lost when it stops, and the host's DIR never changes
+#               (for dpkg and dkms: /etc, /usr, /var)
 #   -e NAME=VALUE  set an environment variable for COMMAND (repeatable);
 #               COMMAND gets PATH, HOME=/tmp, LC_ALL=C and these only
 #   -t SECONDS  timeout for the whole guest, boot included (default 600,
@@ -81,8 +85,9 @@ cpus=2
 console=
 verbose=no
 work_dirs=
+overlay_dirs=
 envs=
-while getopts w:e:t:m:c:l:v opt; do
+while getopts w:e:t:m:c:l:o:v opt; do
     case $opt in
         w) d=$(cd "$OPTARG" && pwd -P) || exit 2
            work_dirs="$work_dirs $d" ;;
@@ -91,6 +96,11 @@ while getopts w:e:t:m:c:l:v opt; do
                *) echo "kernel-guest: -e wants NAME=VALUE" >&2; exit 2 ;;
            esac
            envs="$envs$(printf '\n%s' "$OPTARG")" ;;
+        o) case $OPTARG in
+               /?*) overlay_dirs="$overlay_dirs $OPTARG" ;;
+               *) echo "kernel-guest: -o wants an absolute directory other than /" >&2
+                  exit 2 ;;
+           esac ;;
         t) timeout=$OPTARG ;;
         m) mem=$OPTARG ;;
         c) cpus=$OPTARG ;;
@@ -101,7 +111,7 @@ while getopts w:e:t:m:c:l:v opt; do
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then
-    echo "usage: kernel-guest.sh [-w DIR] [-e NAME=VALUE] [-t SECONDS] [-m MiB] [-c CPUS] [-l FILE] [-v] [--] COMMAND [ARG]..." >&2
+    echo "usage: kernel-guest.sh [-w DIR] [-o DIR] [-e NAME=VALUE] [-t SECONDS] [-m MiB] [-c CPUS] [-l FILE] [-v] [--] COMMAND [ARG]..." >&2
     exit 2
 fi
 
@@ -161,11 +171,13 @@ root=$scratch/initramfs
 guest_initramfs_start "$root"
 guest_modules=
 guest_add_modules "$root" virtio_pci 9pnet_virtio 9p
+[ -z "$overlay_dirs" ] || guest_add_modules "$root" overlay
 cp "$qemudir/kernel-guest-init.sh" "$root/init"
 {
     echo "modules='$guest_modules'"
     echo "qemudir=$(shell_quote "$qemudir")"
     echo "work_dirs=$(shell_quote "$work_dirs")"
+    echo "overlay_dirs=$(shell_quote "$overlay_dirs")"
 } > "$root/etc/kernel-guest.conf"
 {
     echo "cwd=$(shell_quote "$(pwd -P)")"
