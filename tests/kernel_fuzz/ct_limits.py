@@ -182,7 +182,8 @@ class CtLimitShape:
             attrs.append(attr(r.choice([0, 2, 99]), bytes(r.randrange(9))))
             r.shuffle(attrs)
             self.why += ", an attribute of another type"
-        return attrs, 0, True
+        # An empty list with bytes left over can itself be 1 to 3 bytes.
+        return attrs, ERANGE if 0 < len(b) < 4 else 0, True
 
     def ifindex(self, r):
         return r.choice([0, 0, 0, 1, -1, r.getrandbits(31)])
