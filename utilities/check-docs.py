@@ -68,7 +68,18 @@ PLACEHOLDER_RE = re.compile(r"(?<![A-Za-z])[A-Z][A-Z0-9_]*(?![A-Za-z])")
 
 
 def tree_files(top):
-    """The files of the tree, or None outside a git checkout."""
+    """The files of the tree, or None where TOP is not the top of a git
+    checkout (a copy of the tree inside another one, as the sanitizer
+    builds' _build-* copies are, which the top's own check covers)."""
+    try:
+        toplevel = subprocess.run(
+            ["git", "-C", top, "rev-parse", "--show-toplevel"],
+            check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            universal_newlines=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    if os.path.realpath(toplevel) != os.path.realpath(top):
+        return None
     try:
         out = subprocess.run(
             ["git", "-C", top, "ls-files", "--cached", "--others",
@@ -223,7 +234,7 @@ def main():
         os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     files = tree_files(top)
     if files is None:
-        print("check-docs: not a git checkout, skipped")
+        print("check-docs: not the top of a git checkout, skipped")
         return 0
     errors = check_tables(top, files) + check_paths(top)
     for e in errors:
