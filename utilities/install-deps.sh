@@ -5,8 +5,9 @@
 # guest running Linux's own ipip device for the interop test
 # (tests/qemu/ipip-guest.sh), since the host kernel cannot load modules.
 # clang (with its libFuzzer runtime) builds the fuzz targets of tests/fuzz.
-# gnuplot-nox draws the benchmark's plot (utilities/benchmark-plot.sh) and
-# linux-perf profiles it (performance.md).
+# gnuplot-nox draws the benchmark's plot
+# (utilities/benchmark/benchmark-plot.sh) and linux-perf profiles it
+# (performance.md).
 # The headers of that same kernel (linux-headers-VERSION, never the
 # linux-headers-amd64 meta package, which can move to a newer ABI than the
 # image) build the kernel datapath module in datapath/ that the guest loads.

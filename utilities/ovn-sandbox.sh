@@ -32,7 +32,7 @@
 #                                        "iperf3 MBPS" (h1 to h2 across the
 #                                        chassis) and "rr TRANS_PER_S
 #                                        MEAN_US MEDIAN_US"
-#                                        (utilities/ovn-benchmark.sh)
+#                                        (utilities/benchmark/ovn-benchmark.sh)
 #   --stats                              at the end, each chassis's
 #                                        dpctl/dump-flows, tunnel counters
 #                                        and GRO cells, thread counters
@@ -590,7 +590,8 @@ clean_logs() {
 
 # bench SECONDS
 #   iperf3 TCP h1 -> h2 for SECONDS and TCP request/response h1 -> h2
-#   (utilities/afpacket-rr.py, 2000 transactions), across the chassis.
+#   (utilities/benchmark/afpacket-rr.py, 2000 transactions), across the
+#   chassis.
 bench() {
     local out
     wait_until 10 host h1 ping -c 1 -W 1 10.0.2.12
@@ -599,10 +600,10 @@ bench() {
     sleep 0.3
     out=$(host h1 iperf3 -c 10.0.2.12 -p 5201 -t "$1" -f m)
     echo "$out" | awk '/receiver/ {print "iperf3", $7}' | tail -1
-    host h2 python3 "$top/utilities/afpacket-rr.py" server 5202 &
+    host h2 python3 "$top/utilities/benchmark/afpacket-rr.py" server 5202 &
     sleep 0.5
-    echo "rr $(host h1 python3 "$top/utilities/afpacket-rr.py" client \
-               10.0.2.12 5202 2000)"
+    echo "rr $(host h1 python3 "$top/utilities/benchmark/afpacket-rr.py" \
+               client 10.0.2.12 5202 2000)"
     wait
 }
 

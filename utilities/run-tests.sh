@@ -9,10 +9,10 @@
 #      the hostile-traffic test and the afpacket ports' tests, which run
 #      under the sanitizers in step 6 instead;
 #   2. the side-by-side benchmark in its quickest form
-#      (utilities/benchmark.sh --quick: every scenario, one round of 0.2 s
-#      per datapath), which fails when a scenario cannot run or does not
-#      reach its flow count; no thresholds: it prints its ratios, which on
-#      a shared CI machine mean little;
+#      (utilities/benchmark/benchmark.sh --quick: every scenario, one round
+#      of 0.2 s per datapath), which fails when a scenario cannot run or
+#      does not reach its flow count; no thresholds: it prints its ratios,
+#      which on a shared CI machine mean little;
 #   3. of OVS's system-userspace suite (real traffic between namespaces)
 #      the quick subset in tests/upstream/userspace-must-pass.txt (make
 #      check-upstream-userspace);
@@ -349,7 +349,8 @@ step_suites=$autotest_logs
 run_step "system tests" \
     make check TESTSUITEFLAGS="$system_flags" RECHECK=yes || failed=1
 
-run_step "benchmark --quick" ./utilities/benchmark.sh --quick || failed=1
+run_step "benchmark --quick" ./utilities/benchmark/benchmark.sh --quick \
+    || failed=1
 
 rm -rf tests/upstream/failed tests/upstream/userspace-results/failed
 step_logs=tests/upstream/failed

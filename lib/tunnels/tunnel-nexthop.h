@@ -64,7 +64,7 @@
  * changes or the refresh time passes, so that a burst to an unresolved next
  * hop reads nothing shared either.
  *
- * For the benchmark only (utilities/route-cache-benchmark.sh),
+ * For the benchmark only (utilities/benchmark/route-cache-benchmark.sh),
  * other_config:tunnel-route-cache=false turns both copies off: every
  * transmit batch then looks its route up in OVS's table and its next hop
  * in OVS's cache (through tunnel_neigh_lookup(), its mutex and the write

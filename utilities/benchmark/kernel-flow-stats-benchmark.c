@@ -24,7 +24,7 @@
  * checks that the flow counted every hit its threads made.
  *
  * This is a measurement, not a test: run by
- * utilities/kernel-flow-stats-benchmark.sh, which builds it.
+ * utilities/benchmark/kernel-flow-stats-benchmark.sh, which builds it.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -3,9 +3,9 @@
  * One build of datapath/flow-stats.c in kernel-flow-stats-benchmark: the
  * benchmark links several (the work tree's and an older commit's), each
  * compiled with KSHIM_PREFIX set and flow-stats.h's functions renamed with
- * it (utilities/kernel-flow-stats-benchmark.sh passes the -D options), and
- * reaches each through the table that kernel-flow-stats-variant.c, compiled
- * the same way, fills.
+ * it (kernel-flow-stats-benchmark.sh passes the -D options), and reaches
+ * each through the table that kernel-flow-stats-variant.c, compiled the
+ * same way, fills.
  */
 #ifndef KERNEL_FLOW_STATS_VARIANT_H
 #define KERNEL_FLOW_STATS_VARIANT_H 1

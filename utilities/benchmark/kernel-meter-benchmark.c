@@ -27,7 +27,7 @@
  * more; Linux's design does, on more than one CPU: kernel-meter-locked.c).
  *
  * This is a measurement, not a test: run by
- * utilities/kernel-meter-benchmark.sh, which builds it.
+ * utilities/benchmark/kernel-meter-benchmark.sh, which builds it.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Draws Mpps against the number of flows, ours and stock, one and two
 # threads (the 1-mask forwarding scenarios), from the results table that
-# utilities/benchmark.sh writes, as an SVG, with gnuplot.
+# utilities/benchmark/benchmark.sh writes, as an SVG, with gnuplot.
 #
-# Usage: utilities/benchmark-plot.sh RESULTS.md OUTPUT.svg
-# e.g.   utilities/benchmark-plot.sh Documentation/benchmark-results.md \
+# Usage: utilities/benchmark/benchmark-plot.sh RESULTS.md OUTPUT.svg
+# e.g.   utilities/benchmark/benchmark-plot.sh \
+#            Documentation/benchmark-results.md \
 #            Documentation/benchmark-results.svg
 # Exits non-zero if gnuplot is missing or the table has none of the
 # scenarios it draws.

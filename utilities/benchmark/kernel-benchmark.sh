@@ -31,8 +31,8 @@ while getopts r:s:o: opt; do
         *) exit 2 ;;
     esac
 done
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/utilities/benchmark-common.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/utilities/benchmark/benchmark-common.sh"
 "$top/utilities/build.sh" > /dev/null
 
 rm -rf "$out"
@@ -44,7 +44,7 @@ status=0
 flock /tmp/ovs-percpu-guest.lock "$top/tests/qemu/kernel-guest.sh" \
     -t $((rounds * (300 + 20 * seconds) + 120)) -w "$out" \
     -l "$out/console.log" -- \
-    sh "$top/utilities/kernel-benchmark-guest.sh" "$out/raw.txt" \
+    sh "$top/utilities/benchmark/kernel-benchmark-guest.sh" "$out/raw.txt" \
         "$rounds" "$seconds" stock ours ablation 2> "$out/guest.err" \
     || status=$?
 if [ $status -ne 0 ]; then

@@ -10,14 +10,14 @@
 # on what else runs on it.  The program exits non-zero only if the meter
 # dropped a packet, which would make the figures count drops.
 #
-# Usage: utilities/meter-benchmark.sh [--seconds=N]
+# Usage: utilities/benchmark/meter-benchmark.sh [--seconds=N]
 set -e
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 ./utilities/build.sh > /dev/null
 
-. "$top/utilities/benchmark-common.sh"
+. "$top/utilities/benchmark/benchmark-common.sh"
 benchmark_header meter-benchmark "$@"
 echo
 utilities/benchmark/meter-benchmark "$@"

@@ -10,15 +10,16 @@
 # what else runs on it.  The program exits non-zero only if a table dropped
 # or lost a datagram it should have reassembled, or went over its threshold.
 #
-# Usage: utilities/ipf-benchmark.sh [ipf-benchmark OPTIONS]
-# e.g.   utilities/ipf-benchmark.sh --seconds=3 --rounds=5 --size=9000
+# Usage: utilities/benchmark/ipf-benchmark.sh [ipf-benchmark OPTIONS]
+# e.g.   utilities/benchmark/ipf-benchmark.sh --seconds=3 --rounds=5 \
+#            --size=9000
 set -e
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 ./utilities/build.sh > /dev/null
 
-. "$top/utilities/benchmark-common.sh"
+. "$top/utilities/benchmark/benchmark-common.sh"
 benchmark_header ipf-benchmark "$@"
 echo
 utilities/benchmark/ipf-benchmark "$@"

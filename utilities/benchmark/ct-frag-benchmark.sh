@@ -7,12 +7,12 @@
 # A measurement, not a test: rates depend on the machine and its load.
 # Exits non-zero only if a datagram was lost.
 #
-# Usage: utilities/ct-frag-benchmark.sh [--seconds=N] [--size=BYTES]
+# Usage: utilities/benchmark/ct-frag-benchmark.sh [--seconds=N] [--size=BYTES]
 set -e
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 ./utilities/build.sh > /dev/null
-. "$top/utilities/benchmark-common.sh"
+. "$top/utilities/benchmark/benchmark-common.sh"
 benchmark_header ct-frag-benchmark "$@"
 utilities/benchmark/ct-frag-benchmark "$@" 2>/dev/null

@@ -16,12 +16,12 @@
 # on what else runs on it.  It fails only if a build fails, a meter lost
 # a packet, or the module's meter let through more than its band allows.
 #
-# Usage: utilities/kernel-meter-benchmark.sh [-r ROUNDS] [-s SECONDS]
+# Usage: utilities/benchmark/kernel-meter-benchmark.sh [-r ROUNDS] [-s SECONDS]
 #            [-c CORES]
 #   -r, -s, -c  go to the program (rounds, seconds per run, cores to use)
 set -e
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 
 args=
@@ -51,7 +51,7 @@ $CC $CFLAGS $SHIM -Idatapath -no-pie -pthread -o "$tmp/benchmark" \
     $bench/kernel-meter-locked.c $bench/kernel-meter-benchmark.c \
     $bench/kernel-shim.c $bench/kernel-shim-meter.c
 
-. "$top/utilities/benchmark-common.sh"
+. "$top/utilities/benchmark/benchmark-common.sh"
 benchmark_header kernel-meter-benchmark "$@"
 echo "machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo \
                  | sort -u | head -1)"

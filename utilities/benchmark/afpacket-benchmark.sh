@@ -55,7 +55,7 @@ set -e
 
 runs=${1:-3}
 seconds=${2:-5}
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 "$top/utilities/build.sh" > /dev/null
 . "$top/utilities/sandbox.sh"
 work=/tmp/ovs-percpu-afpb
@@ -191,11 +191,11 @@ afpb_ping() {
 
 # afpb_rr: prints the mean time of a 64-byte TCP request/response, in us.
 afpb_rr() {
-    ip netns exec afpb-b timeout 60 python3 "$top/utilities/afpacket-rr.py" \
-        server 5301 &
+    ip netns exec afpb-b timeout 60 \
+        python3 "$top/utilities/benchmark/afpacket-rr.py" server 5301 &
     sleep 0.5
     ip netns exec afpb-a timeout 50 python3 \
-        "$top/utilities/afpacket-rr.py" client 10.98.0.2 5301 2000 \
+        "$top/utilities/benchmark/afpacket-rr.py" client 10.98.0.2 5301 2000 \
         | awk '{print $2}' | grep . || echo 0
     wait || true
 }

@@ -15,14 +15,14 @@
 # on what else runs on it.  It fails only if a build fails or a variant
 # lost a hit.
 #
-# Usage: utilities/kernel-flow-stats-benchmark.sh [-r ROUNDS] [-s SECONDS]
-#            [-c CORES] [-o COMMIT]
+# Usage: utilities/benchmark/kernel-flow-stats-benchmark.sh [-r ROUNDS]
+#            [-s SECONDS] [-c CORES] [-o COMMIT]
 #   -r, -s, -c  go to the program (rounds, seconds per run, cores to use)
 #   -o COMMIT   the older file's commit (default: the last one whose slots
 #               took a spinlock per hit); -o none leaves that variant out
 set -e
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 
 # The last commit whose datapath/flow-stats.c took each slot's spinlock on
@@ -83,7 +83,7 @@ fi
 $CC $CFLAGS $SHIM -Idatapath -no-pie -pthread -o "$tmp/benchmark" \
     $bench/kernel-flow-stats-benchmark.c $bench/kernel-shim.c $objects
 
-. "$top/utilities/benchmark-common.sh"
+. "$top/utilities/benchmark/benchmark-common.sh"
 benchmark_header kernel-flow-stats-benchmark "$@"
 echo "machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo \
                  | sort -u | head -1)"

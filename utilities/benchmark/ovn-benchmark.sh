@@ -8,11 +8,12 @@
 # transactions of 64 bytes).  Prints the medians and the ratios ours/stock
 # (Documentation/ovn.md).  Run it under the system lock:
 #
-#   flock /tmp/ovs-percpu-system.lock utilities/ovn-benchmark.sh [ROUNDS [SECONDS]]
+#   flock /tmp/ovs-percpu-system.lock \
+#       utilities/benchmark/ovn-benchmark.sh [ROUNDS [SECONDS]]
 set -e
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/utilities/benchmark-common.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/utilities/benchmark/benchmark-common.sh"
 rounds=${1:-3}
 seconds=${2:-5}
 

@@ -21,8 +21,8 @@
 # Usage: ipip-benchmark.sh [RUNS [SECONDS]]   (default 3 runs of 5 s)
 set -e
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/utilities/benchmark-common.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/utilities/benchmark/benchmark-common.sh"
 benchmark_args 3 5 "$@"
 tunnel_benchmark_init ipip-bench
 

@@ -11,7 +11,7 @@ set -e
 
 runs=${1:-3}
 seconds=${2:-8}
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 "$top/utilities/build.sh" > /dev/null
 . "$top/utilities/sandbox.sh"
 trap sandbox_cleanup EXIT

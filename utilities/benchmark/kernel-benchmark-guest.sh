@@ -1,6 +1,6 @@
 #!/bin/sh
-# The part of utilities/kernel-benchmark.sh that runs in the qemu guest of
-# tests/qemu/kernel-guest.sh (never on its own).
+# The part of utilities/benchmark/kernel-benchmark.sh that runs in the
+# qemu guest of tests/qemu/kernel-guest.sh (never on its own).
 #
 # Usage: kernel-benchmark-guest.sh RAW ROUNDS SECONDS VARIANT...
 #

@@ -13,8 +13,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 #
-# The part of utilities/kernel-ipip-benchmark.sh that runs in the qemu
-# guest of tests/qemu/kernel-guest.sh (never on its own).
+# The part of utilities/benchmark/kernel-ipip-benchmark.sh that runs in
+# the qemu guest of tests/qemu/kernel-guest.sh (never on its own).
 #
 # Usage: kernel-ipip-benchmark-guest.sh TOP RAW ROUNDS SECONDS
 #
@@ -61,7 +61,7 @@ ovsb=/var/cache/ovs-percpu/ovs-build
 PATH=$top/vswitchd:$ovsb/utilities:$ovsb/ovsdb:$PATH
 export PATH
 python=/usr/bin/python3
-rr=$top/utilities/afpacket-rr.py
+rr=$top/utilities/benchmark/afpacket-rr.py
 link=$top/tests/kernel-ipip-link.py
 
 say() {

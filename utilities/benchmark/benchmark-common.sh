@@ -1,6 +1,6 @@
 # Shell functions the benchmark scripts share; sourced, not run.
 #
-#   . "$top/utilities/benchmark-common.sh"
+#   . "$top/utilities/benchmark/benchmark-common.sh"
 #
 # Every benchmark prints what it measured on (benchmark_header), takes
 # medians of several rounds (median) and some count a process's CPU time
@@ -49,7 +49,7 @@ benchmark_header() {
     fi
     echo "$bh_name: commit $bh_commit, $(nproc) CPUs, kernel $(uname -r)," \
          "load $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "command: utilities/$bh_name.sh $*"
+    echo "command: utilities/benchmark/$bh_name.sh $*"
 }
 
 # median

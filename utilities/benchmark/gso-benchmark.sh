@@ -36,10 +36,10 @@ set -e
 
 runs=${1:-3}
 seconds=${2:-5}
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 "$top/utilities/build.sh" > /dev/null
 . "$top/utilities/sandbox.sh"
-. "$top/utilities/benchmark-common.sh"
+. "$top/utilities/benchmark/benchmark-common.sh"
 sandbox_init "$top/vswitchd" /tmp/ovs-percpu-gso-bench
 out=/tmp/ovs-percpu-gso-bench.out
 

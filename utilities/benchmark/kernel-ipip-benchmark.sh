@@ -20,7 +20,7 @@
 # our per-CPU GRO cells against one shared cell (the ablation switch),
 # against GRO off, and against the guest kernel's own ipip device with IP
 # forwarding (no OVS).  Prints the medians' ratios in one run;
-# utilities/kernel-ipip-benchmark-guest.sh says what each test does.
+# utilities/benchmark/kernel-ipip-benchmark-guest.sh says what each test does.
 # Raw figures: DIR/raw.txt (default /tmp/ovs-percpu-kernel-ipip-bench).
 #
 # TCG emulates the CPUs: absolute figures mean nothing, only ratios
@@ -41,8 +41,8 @@ while getopts r:s:o: opt; do
         *) exit 2 ;;
     esac
 done
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/utilities/benchmark-common.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/utilities/benchmark/benchmark-common.sh"
 "$top/utilities/build.sh" > /dev/null
 
 rm -rf "$out"
@@ -54,7 +54,7 @@ status=0
 flock /tmp/ovs-percpu-guest.lock "$top/tests/qemu/kernel-guest.sh" \
     -t $((rounds * (240 + 16 * seconds) + 180)) -w "$out" \
     -l "$out/console.log" -- \
-    sh "$top/utilities/kernel-ipip-benchmark-guest.sh" "$top" \
+    sh "$top/utilities/benchmark/kernel-ipip-benchmark-guest.sh" "$top" \
         "$out/raw.txt" "$rounds" "$seconds" 2> "$out/guest.err" \
     || status=$?
 if [ $status -ne 0 ]; then

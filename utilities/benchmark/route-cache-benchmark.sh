@@ -28,8 +28,8 @@
 # Must run as root, under the system lock (Documentation/testing.md).
 set -e
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/utilities/benchmark-common.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/utilities/benchmark/benchmark-common.sh"
 benchmark_args 3 4 "$@"
 
 # Switch 1 runs in a namespace of its own, rcb-hv1, so that its ovs-netdev

@@ -58,8 +58,8 @@
 # into DIR/TUNNEL-CASE-SIDE.data.
 set -e
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/utilities/benchmark-common.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/utilities/benchmark/benchmark-common.sh"
 benchmark_args 3 5 "$@"
 tunnel_benchmark_init tunnel-vs-stock
 tunnels=${TVS_TUNNELS:-vxlan geneve}
