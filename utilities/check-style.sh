@@ -57,6 +57,7 @@ ovs_files=$(ls lib/*.[ch] lib/*/*.[ch] vswitchd/*.[ch] tests/*.[ch] \
             | grep -v -e '^utilities/benchmark/kernel-shim' \
                       -e '^utilities/benchmark/kernel-flow-stats-' \
                       -e '^utilities/benchmark/kernel-meter-' \
+                      -e '^utilities/benchmark/kernel-benchmark-common\.h$' \
                       -e '^tests/test-kernel-flow-stats\.c$' \
                       -e '^tests/test-kernel-meter\.c$')
 # checkpatch.py prints each finding as "ERROR: MESSAGE" or "WARNING:

@@ -27,16 +27,14 @@
  * utilities/benchmark/kernel-flow-stats-benchmark.sh, which builds it.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "kernel-shim.h"
+#include "kernel-benchmark-common.h"
 #include "flow-stats.h"
 #include "kernel-flow-stats-variant.h"
 
@@ -88,18 +86,9 @@ struct result {
 static bool stop;               /* Set to end a run. */
 
 static double
-clock_seconds(clockid_t clock)
-{
-    struct timespec ts;
-
-    clock_gettime(clock, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
 now_seconds(void)
 {
-    return clock_seconds(CLOCK_MONOTONIC);
+    return kbench_clock_seconds(CLOCK_MONOTONIC);
 }
 
 static void *
@@ -108,14 +97,8 @@ worker_main(void *w_)
     struct worker *w = w_;
     unsigned long long hits = 0;
     double start, cpu_start;
-    cpu_set_t set;
 
-    CPU_ZERO(&set);
-    CPU_SET(w->core, &set);
-    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set)) {
-        fprintf(stderr, "cannot pin a thread to core %d\n", w->core);
-        exit(1);
-    }
+    kbench_pin(w->core);
     kshim_set_cpu(w->cpu);
     for (int i = 0; i < WARMUP_HITS; i++) {
         w->kfs->update(w->stats, HIT_TCP_FLAGS, HIT_LEN);
@@ -123,7 +106,7 @@ worker_main(void *w_)
     pthread_barrier_wait(w->start);
 
     start = now_seconds();
-    cpu_start = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+    cpu_start = kbench_clock_seconds(CLOCK_THREAD_CPUTIME_ID);
     while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
         for (int i = 0; i < HITS_PER_LOOK; i++) {
             w->kfs->update(w->stats, HIT_TCP_FLAGS, HIT_LEN);
@@ -131,7 +114,8 @@ worker_main(void *w_)
         hits += HITS_PER_LOOK;
     }
     w->seconds = now_seconds() - start;
-    w->cpu_seconds = clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
+    w->cpu_seconds = (kbench_clock_seconds(CLOCK_THREAD_CPUTIME_ID)
+                      - cpu_start);
     w->hits = hits;
     return NULL;
 }
@@ -206,22 +190,6 @@ run(const struct variant *v, const int *cores, unsigned int n,
     return result;
 }
 
-static int
-compare_doubles(const void *a_, const void *b_)
-{
-    const double *a = a_, *b = b_;
-
-    return *a < *b ? -1 : *a > *b;
-}
-
-/* The median of the 'n' values of 'values', which it sorts. */
-static double
-median(double *values, int n)
-{
-    qsort(values, n, sizeof *values, compare_doubles);
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 static void
 usage(void)
 {
@@ -242,7 +210,6 @@ main(int argc, char *argv[])
     double seconds = 1;
     unsigned int n_cores = 0, max_cores = 0;
     int cores[KSHIM_NR_CPUS];
-    cpu_set_t set;
     int opt;
 
     while ((opt = getopt(argc, argv, "r:s:c:h")) != -1) {
@@ -266,16 +233,7 @@ main(int argc, char *argv[])
         return 1;
     }
 
-    if (sched_getaffinity(0, sizeof set, &set)) {
-        fprintf(stderr, "sched_getaffinity: %s\n", strerror(errno));
-        return 1;
-    }
-    for (int core = 0; core < CPU_SETSIZE && max_cores < KSHIM_NR_CPUS;
-         core++) {
-        if (CPU_ISSET(core, &set)) {
-            cores[max_cores++] = core;
-        }
-    }
+    max_cores = kbench_usable_cores(cores, KSHIM_NR_CPUS);
     if (!n_cores || n_cores > max_cores) {
         n_cores = max_cores;
     }
@@ -339,15 +297,15 @@ main(int argc, char *argv[])
            "CPU ns/hit", "Mpps", "CPU ns/hit");
     for (int i = 0; i < n_variants; i++) {
         for (int all = 0; all < 2; all++) {
-            med_mpps[i][all] = median(mpps[i][all], rounds);
-            med_ns[i][all] = median(cpu_ns[i][all], rounds);
+            med_mpps[i][all] = kbench_median(mpps[i][all], rounds);
+            med_ns[i][all] = kbench_median(cpu_ns[i][all], rounds);
         }
         printf("%-10s %14.1f %13.2f %14.1f %13.2f\n", variants[i].name,
                med_mpps[i][0], med_ns[i][0], med_mpps[i][1], med_ns[i][1]);
     }
     printf("(medians; on all cores, the threads ran %.2f at a time of %u, "
-           "median over the runs)\n", median(parallelism, n_parallelism),
-           n_cores);
+           "median over the runs)\n",
+           kbench_median(parallelism, n_parallelism), n_cores);
 
     printf("\nratios of the medians, Mpps and CPU time per hit, "
            "on 1 core | on %u cores:\n", n_cores);

@@ -30,15 +30,13 @@
  * utilities/benchmark/kernel-meter-benchmark.sh, which builds it.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
+#include "kernel-benchmark-common.h"
 #include "kernel-meter-variant.h"
 
 /* What every packet is: 64 bytes. */
@@ -91,15 +89,6 @@ struct result {
 
 static bool stop;               /* Set to end a run. */
 
-static double
-clock_seconds(clockid_t clock)
-{
-    struct timespec ts;
-
-    clock_gettime(clock, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void *
 worker_main(void *w_)
 {
@@ -107,30 +96,24 @@ worker_main(void *w_)
     struct worker *w = w_;
     unsigned long long packets = 0, dropped = 0;
     double start, cpu_start;
-    cpu_set_t set;
 
-    CPU_ZERO(&set);
-    CPU_SET(w->core, &set);
-    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set)) {
-        fprintf(stderr, "cannot pin a thread to core %d\n", w->core);
-        exit(1);
-    }
+    kbench_pin(w->core);
     kshim_set_cpu(w->cpu);
     for (int i = 0; i < WARMUP_PACKETS; i++) {
         dropped += w->v->execute(&skb);
     }
     pthread_barrier_wait(w->start);
 
-    start = clock_seconds(CLOCK_MONOTONIC);
-    cpu_start = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+    start = kbench_clock_seconds(CLOCK_MONOTONIC);
+    cpu_start = kbench_clock_seconds(CLOCK_THREAD_CPUTIME_ID);
     while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
         for (int i = 0; i < PACKETS_PER_LOOK; i++) {
             dropped += w->v->execute(&skb);
         }
         packets += PACKETS_PER_LOOK;
     }
-    w->seconds = clock_seconds(CLOCK_MONOTONIC) - start;
-    w->cpu_seconds = clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
+    w->seconds = kbench_clock_seconds(CLOCK_MONOTONIC) - start;
+    w->cpu_seconds = kbench_clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
     w->packets = packets;
     w->dropped = dropped;
     return NULL;
@@ -177,7 +160,7 @@ run(const struct kmb_variant *v, const struct regime *g, const int *cores,
         fprintf(stderr, "%s: cannot make the meter\n", v->name);
         exit(1);
     }
-    made = clock_seconds(CLOCK_MONOTONIC);
+    made = kbench_clock_seconds(CLOCK_MONOTONIC);
     __atomic_store_n(&stop, false, __ATOMIC_RELAXED);
     pthread_barrier_init(&start, NULL, n + 1);
     for (unsigned int i = 0; i < n; i++) {
@@ -211,25 +194,10 @@ run(const struct kmb_variant *v, const struct regime *g, const int *cores,
     pthread_barrier_destroy(&start);
 
     result.admitted = check_counts(v, g, n, sent, dropped,
-                                   clock_seconds(CLOCK_MONOTONIC) - made);
+                                   kbench_clock_seconds(CLOCK_MONOTONIC)
+                                   - made);
     v->destroy();
     return result;
-}
-
-static int
-compare_doubles(const void *a_, const void *b_)
-{
-    const double *a = a_, *b = b_;
-
-    return *a < *b ? -1 : *a > *b;
-}
-
-/* The median of the 'n' values of 'values', which it sorts. */
-static double
-median(double *values, int n)
-{
-    qsort(values, n, sizeof *values, compare_doubles);
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 static void
@@ -241,25 +209,6 @@ usage(void)
            "(default 5)\n"
            "  -s  seconds per run (default 1)\n"
            "  -c  how many of the usable cores to use (default all)\n");
-}
-
-/* The cores this process may run on, into 'cores'; returns how many. */
-static unsigned int
-usable_cores(int *cores)
-{
-    unsigned int n = 0;
-    cpu_set_t set;
-
-    if (sched_getaffinity(0, sizeof set, &set)) {
-        fprintf(stderr, "sched_getaffinity: %s\n", strerror(errno));
-        exit(1);
-    }
-    for (int core = 0; core < CPU_SETSIZE && n < KSHIM_NR_CPUS; core++) {
-        if (CPU_ISSET(core, &set)) {
-            cores[n++] = core;
-        }
-    }
-    return n;
 }
 
 int
@@ -298,7 +247,7 @@ main(int argc, char *argv[])
         usage();
         return 1;
     }
-    max_cores = usable_cores(cores);
+    max_cores = kbench_usable_cores(cores, KSHIM_NR_CPUS);
     if (!n_cores || n_cores > max_cores) {
         n_cores = max_cores;
     }
@@ -354,8 +303,8 @@ main(int argc, char *argv[])
             char name[32];
 
             for (int all = 0; all < 2; all++) {
-                med_mpps[gi][i][all] = median(mpps[gi][i][all], rounds);
-                med_ns[gi][i][all] = median(cpu_ns[gi][i][all], rounds);
+                med_mpps[gi][i][all] = kbench_median(mpps[gi][i][all], rounds);
+                med_ns[gi][i][all] = kbench_median(cpu_ns[gi][i][all], rounds);
             }
             snprintf(name, sizeof name, "%s/%s", regimes[gi].name,
                      variants[i]->name);
@@ -381,8 +330,8 @@ main(int argc, char *argv[])
             }
         }
         printf("  %s: %.3f (%.3f) | %.3f (%.3f)\n", variants[i]->name,
-               median(admitted[1][i][0], rounds), most[0],
-               median(admitted[1][i][1], rounds), most[1]);
+               kbench_median(admitted[1][i][0], rounds), most[0],
+               kbench_median(admitted[1][i][1], rounds), most[1]);
     }
 
     printf("\nratios of the medians, Mpps and CPU time per packet, "
