@@ -398,7 +398,8 @@ tests_test_flow_table_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_flow_table_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
 
 noinst_PROGRAMS += tests/test-flow-stats
-tests_test_flow_stats_SOURCES = tests/test-flow-stats.c tests/test-harness.h
+tests_test_flow_stats_SOURCES = tests/test-flow-stats.c tests/test-harness.h \
+	tests/flow-stats-reader.h
 tests_test_flow_stats_LDADD = lib/libpercpu.la $(OVS_LINK)
 tests_test_flow_stats_DEPENDENCIES = lib/libpercpu.la $(OVS_STATIC_LIBS)
 
@@ -442,7 +443,7 @@ KERNEL_SHIM_CPPFLAGS = \
 
 noinst_PROGRAMS += tests/test-kernel-flow-stats
 tests_test_kernel_flow_stats_SOURCES = tests/test-kernel-flow-stats.c \
-	datapath/flow-stats.c datapath/flow-stats.h $(KERNEL_SHIM_SOURCES)
+	tests/flow-stats-reader.h datapath/flow-stats.c datapath/flow-stats.h $(KERNEL_SHIM_SOURCES)
 tests_test_kernel_flow_stats_CPPFLAGS = $(KERNEL_SHIM_CPPFLAGS)
 tests_test_kernel_flow_stats_LDADD = -lpthread
 

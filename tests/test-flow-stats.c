@@ -56,6 +56,7 @@
 
 #include "dpif.h"
 #include "flow-stats.h"
+#include "flow-stats-reader.h"
 #include "slot-pool.h"
 #include "test-harness.h"
 #include "util.h"
@@ -175,49 +176,6 @@ done(unsigned int i)
     return __atomic_load_n(&writers[i].done, __ATOMIC_SEQ_CST);
 }
 
-static unsigned long long
-all_done(void)
-{
-    unsigned long long sum = 0;
-
-    for (unsigned int i = 0; i < n_writers; i++) {
-        sum += done(i);
-    }
-    return sum;
-}
-
-static bool
-writers_running(unsigned long long hits)
-{
-    return all_done() < n_writers * hits;
-}
-
-/* Checks one read 'cur' of 'what' against the read before it, 'prev'
- * (which it then becomes), against 'max_hits' hits made since it can have
- * started counting, and its TCP flags against 'flags'. */
-static void
-check_read(const char *what, const struct flow_stats_slot_info *cur,
-           struct flow_stats_slot_info *prev, unsigned long long max_hits,
-           uint16_t flags)
-{
-    if (cur->n_packets < prev->n_packets || cur->n_bytes < prev->n_bytes) {
-        test_fail("%s: %s went down: %"PRIu64" packets, %"PRIu64" bytes "
-                  "after %"PRIu64", %"PRIu64, test_case, what,
-                  cur->n_packets, cur->n_bytes, prev->n_packets,
-                  prev->n_bytes);
-    }
-    if (cur->n_packets > max_hits || cur->n_bytes > max_hits * HIT_LEN) {
-        test_fail("%s: %s above the hits: %"PRIu64" packets, %"PRIu64" "
-                  "bytes, at most %llu hits made", test_case, what,
-                  cur->n_packets, cur->n_bytes, max_hits);
-    }
-    if (cur->tcp_flags & ~flags) {
-        test_fail("%s: %s has TCP flags %#x, only %#x were counted there",
-                  test_case, what, cur->tcp_flags, flags);
-    }
-    *prev = *cur;
-}
-
 /* Where writer 'w' counts in 'test_case': the slot of its thread index, or
  * slot 0. */
 static size_t
@@ -228,20 +186,6 @@ slot_of(unsigned int w)
         return 0;
     }
     return index_of(w);
-}
-
-/* The TCP flags of the writers that count in slot 'slot'. */
-static uint16_t
-flags_of_slot(size_t slot)
-{
-    uint16_t flags = 0;
-
-    for (unsigned int w = 0; w < n_writers; w++) {
-        if (slot_of(w) == slot) {
-            flags |= writer_flag(w);
-        }
-    }
-    return flags;
 }
 
 /* Reads the total into 'info', as the flow's other slot readers do. */
@@ -259,43 +203,67 @@ read_total(struct flow_stats_slot_info *info)
     };
 }
 
-/* Reads the total and every slot until the writers have made 'hits' each,
- * checking each read.  Returns the number of reads of the total. */
-static unsigned long long
-read_while_writing(unsigned long long hits)
+/* The reader's view of the flow and the writers (flow-stats-reader.h). */
+static void
+reader_read_total(struct fsr_read *read)
 {
-    struct flow_stats_slot_info prev_total = { 0 };
-    struct flow_stats_slot_info prev_slot[MAX_WRITERS + 1];
-    unsigned long long reads = 0;
+    struct flow_stats_slot_info info;
 
-    memset(prev_slot, 0, sizeof prev_slot);
-    while (writers_running(hits)) {
-        struct flow_stats_slot_info info;
-        char what[32];
+    read_total(&info);
+    *read = (struct fsr_read) {
+        .n_packets = info.n_packets,
+        .n_bytes = info.n_bytes,
+        .tcp_flags = info.tcp_flags,
+    };
+}
 
-        read_total(&info);
-        /* A hit is counted before its writer's 'done' says so: one each
-         * may be in flight. */
-        check_read("the total", &info, &prev_total, all_done() + n_writers,
-                   (1u << n_writers) - 1);
-        reads++;
+static void
+reader_read_slot(unsigned int slot, struct fsr_read *read)
+{
+    struct flow_stats_slot_info info;
 
-        for (size_t slot = 0; slot <= n_writers; slot++) {
-            unsigned long long max = 0;
+    flow_stats_get_slot(stats, slot, &info);
+    *read = (struct fsr_read) {
+        .n_packets = info.n_packets,
+        .n_bytes = info.n_bytes,
+        .tcp_flags = info.tcp_flags,
+    };
+}
 
-            flow_stats_get_slot(stats, slot, &info);
-            for (unsigned int w = 0; w < n_writers; w++) {
-                if (slot_of(w) == slot) {
-                    max += done(w) + 1;
-                }
-            }
-            snprintf(what, sizeof what, "slot %"PRIuSIZE, slot);
-            check_read(what, &info, &prev_slot[slot], max,
-                       flags_of_slot(slot));
-        }
-        __atomic_fetch_add(&reader_rounds, 1, __ATOMIC_RELAXED);
-    }
-    return reads;
+static void
+reader_clear(void)
+{
+    flow_stats_clear(stats);
+}
+
+static unsigned int
+reader_slot_of(unsigned int w)
+{
+    return slot_of(w);
+}
+
+static void
+reader_fail(const char *message)
+{
+    test_fail("%s: %s", test_case, message);
+}
+
+static struct fsr_reader
+reader_create(void)
+{
+    return (struct fsr_reader) {
+        .n_writers = n_writers,
+        .n_slots = n_writers + 1,
+        .hit_len = HIT_LEN,
+        .read_total = reader_read_total,
+        .read_slot = reader_read_slot,
+        .clear = reader_clear,
+        .slot_of = reader_slot_of,
+        .flag_of = writer_flag,
+        .done = done,
+        .fail = reader_fail,
+        .rounds = &reader_rounds,
+    };
 }
 
 static void
@@ -330,11 +298,12 @@ print_slots(void)
 static void
 test_count(unsigned long long hits)
 {
+    struct fsr_reader reader = reader_create();
     unsigned long long reads;
 
     writers_start(hits);
     pthread_barrier_wait(&start);
-    reads = read_while_writing(hits);
+    reads = fsr_read_while_writing(&reader, hits);
     writers_join();
     if (reads < PACE_STEPS) {
         test_fail("%s: only %llu reads while the writers ran", test_case,
@@ -343,46 +312,16 @@ test_count(unsigned long long hits)
     print_slots();
 }
 
-/* The reads of the total and of a slot after each clear. */
-#define READS_PER_CLEAR 2
-
 /* Clears racing the writers, then a clear and a count after them. */
 static void
 test_clear(unsigned long long hits)
 {
-    unsigned long long clears = 0, more = hits / 1000;
+    struct fsr_reader reader = reader_create();
+    unsigned long long clears, more = hits / 1000;
 
     writers_start(hits);
     pthread_barrier_wait(&start);
-    while (writers_running(hits)) {
-        struct flow_stats_slot_info prev_total = { 0 };
-        unsigned long long before[MAX_WRITERS], sum_before = 0;
-
-        /* Hits made before the clear began must not be counted after it;
-         * one hit per writer may be made but not yet in 'done'. */
-        for (unsigned int i = 0; i < n_writers; i++) {
-            before[i] = done(i);
-            sum_before += before[i];
-        }
-        flow_stats_clear(stats);
-        clears++;
-        for (int i = 0; i < READS_PER_CLEAR; i++) {
-            struct flow_stats_slot_info info, prev_slot = { 0 };
-            unsigned int w = (clears + i) % n_writers;
-            char what[64];
-
-            read_total(&info);
-            check_read("the total since the clear", &info, &prev_total,
-                       all_done() - sum_before + n_writers,
-                       (1u << n_writers) - 1);
-            flow_stats_get_slot(stats, index_of(w), &info);
-            snprintf(what, sizeof what, "slot %"PRIuSIZE" since the clear",
-                     index_of(w));
-            check_read(what, &info, &prev_slot, done(w) - before[w] + 1,
-                       writer_flag(w));
-        }
-        __atomic_fetch_add(&reader_rounds, 1, __ATOMIC_RELAXED);
-    }
+    clears = fsr_clear_while_writing(&reader, hits);
     writers_join();
     if (clears < PACE_STEPS) {
         test_fail("%s: only %llu clears while the writers ran", test_case,
@@ -394,7 +333,7 @@ test_clear(unsigned long long hits)
     print_slots();
     writers_start(more);
     pthread_barrier_wait(&start);
-    while (writers_running(more)) {
+    while (fsr_writers_running(&reader, more)) {
         __atomic_fetch_add(&reader_rounds, 1, __ATOMIC_RELAXED);
         sched_yield();
     }

@@ -41,6 +41,7 @@
 
 #include "kernel-shim.h"
 #include "flow-stats.h"
+#include "flow-stats-reader.h"
 
 /* What every hit counts.  CPU c's hits carry TCP flag bit c. */
 #define HIT_LEN 100
@@ -161,57 +162,6 @@ done(unsigned int i)
     return __atomic_load_n(&writers[i].done, __ATOMIC_ACQUIRE);
 }
 
-static unsigned long long
-all_done(void)
-{
-    unsigned long long sum = 0;
-
-    for (unsigned int i = 0; i < n_writers; i++) {
-        sum += done(i);
-    }
-    return sum;
-}
-
-static bool
-writers_running(unsigned long long hits)
-{
-    return all_done() < n_writers * hits;
-}
-
-/* Checks one read 'cur' of 'what' against the read before it, 'prev'
- * (which it then becomes), and against 'max_hits' hits made since it can
- * have started counting, and its TCP flags against 'flags'. */
-static void
-check_read(const char *what, const struct ovsp_flow_stats_info *cur,
-           struct ovsp_flow_stats_info *prev, unsigned long long max_hits,
-           __be16 flags)
-{
-    if (cur->n_packets < prev->n_packets || cur->n_bytes < prev->n_bytes) {
-        fail("%s went down: %llu packets, %llu bytes after %llu, %llu", what,
-             (unsigned long long) cur->n_packets,
-             (unsigned long long) cur->n_bytes,
-             (unsigned long long) prev->n_packets,
-             (unsigned long long) prev->n_bytes);
-    }
-    if (cur->n_packets > max_hits || cur->n_bytes > max_hits * HIT_LEN) {
-        fail("%s above the hits: %llu packets, %llu bytes, at most %llu "
-             "hits made", what, (unsigned long long) cur->n_packets,
-             (unsigned long long) cur->n_bytes, max_hits);
-    }
-    if (cur->tcp_flags & ~flags) {
-        fail("%s has TCP flags %#x, only %#x were counted there", what,
-             cur->tcp_flags, flags);
-    }
-#ifdef KSHIM_U64_STATS_SEQCOUNT
-    if (cur->n_bytes != cur->n_packets * HIT_LEN) {
-        fail("%s torn: %llu packets but %llu bytes", what,
-             (unsigned long long) cur->n_packets,
-             (unsigned long long) cur->n_bytes);
-    }
-#endif
-    *prev = *cur;
-}
-
 /* Where CPU 'cpu' counts in 'test_case': its own slot, or slot 0. */
 static unsigned int
 slot_of(unsigned int cpu)
@@ -223,56 +173,72 @@ slot_of(unsigned int cpu)
     return cpu;
 }
 
-/* The TCP flags of the CPUs that count in slot 'slot'. */
-static __be16
-flags_of_slot(unsigned int slot)
+/* The reader's view of the flow and the writers (flow-stats-reader.h). */
+static void
+reader_read(const struct ovsp_flow_stats_info *info, struct fsr_read *read)
 {
-    __be16 flags = 0;
-
-    for (unsigned int cpu = 0; cpu < n_writers; cpu++) {
-        if (slot_of(cpu) == slot) {
-            flags |= cpu_flag(cpu);
-        }
-    }
-    return flags;
+    *read = (struct fsr_read) {
+        .n_packets = info->n_packets,
+        .n_bytes = info->n_bytes,
+        .tcp_flags = info->tcp_flags,
+    };
 }
 
-/* Reads the total and every slot until the writers have made 'hits' each,
- * checking each read.  Returns the number of reads of the total. */
-static unsigned long long
-read_while_writing(unsigned long long hits)
+static void
+reader_read_total(struct fsr_read *read)
 {
-    struct ovsp_flow_stats_info prev_total = { 0 };
-    struct ovsp_flow_stats_info prev_slot[MAX_WRITERS] = { { 0 } };
-    unsigned long long reads = 0;
+    struct ovsp_flow_stats_info info;
 
-    while (writers_running(hits)) {
-        struct ovsp_flow_stats_info info;
-        char what[32];
+    ovsp_flow_stats_get(stats, &info);
+    reader_read(&info, read);
+}
 
-        ovsp_flow_stats_get(stats, &info);
-        /* A hit is counted before its writer's 'done' says so: one each
-         * may be in flight. */
-        check_read("the total", &info, &prev_total, all_done() + n_writers,
-                   (1u << n_writers) - 1);
-        reads++;
+static void
+reader_read_slot(unsigned int slot, struct fsr_read *read)
+{
+    struct ovsp_flow_stats_info info;
 
-        for (unsigned int slot = 0; slot < n_writers; slot++) {
-            unsigned long long max = 0;
+    ovsp_flow_stats_get_slot(stats, slot, &info);
+    reader_read(&info, read);
+}
 
-            ovsp_flow_stats_get_slot(stats, slot, &info);
-            for (unsigned int cpu = 0; cpu < n_writers; cpu++) {
-                if (slot_of(cpu) == slot) {
-                    max += done(cpu) + 1;
-                }
-            }
-            snprintf(what, sizeof what, "slot %u", slot);
-            check_read(what, &info, &prev_slot[slot], max,
-                       flags_of_slot(slot));
-        }
-        __atomic_fetch_add(&reader_rounds, 1, __ATOMIC_RELAXED);
-    }
-    return reads;
+static void
+reader_clear(void)
+{
+    ovsp_flow_stats_clear(stats);
+}
+
+static uint16_t
+reader_flag_of(unsigned int cpu)
+{
+    return cpu_flag(cpu);
+}
+
+static void
+reader_fail(const char *message)
+{
+    fail("%s", message);
+}
+
+static struct fsr_reader
+reader_create(void)
+{
+    return (struct fsr_reader) {
+        .n_writers = n_writers,
+        .n_slots = n_writers,
+#ifdef KSHIM_U64_STATS_SEQCOUNT
+        .whole = true,
+#endif
+        .hit_len = HIT_LEN,
+        .read_total = reader_read_total,
+        .read_slot = reader_read_slot,
+        .clear = reader_clear,
+        .slot_of = slot_of,
+        .flag_of = reader_flag_of,
+        .done = done,
+        .fail = reader_fail,
+        .rounds = &reader_rounds,
+    };
 }
 
 static void
@@ -313,6 +279,7 @@ static void
 test_count(unsigned long long hits)
 {
     u64 failures = ovsp_flow_stats_alloc_failures();
+    struct fsr_reader reader = reader_create();
     unsigned long long reads;
 
     for (unsigned int cpu = 0; cpu < n_writers; cpu++) {
@@ -321,7 +288,7 @@ test_count(unsigned long long hits)
     kshim_set_param_flow_stats_one_slot(!strcmp(test_case, "one-slot"));
     writers_start(hits);
     pthread_barrier_wait(&start);
-    reads = read_while_writing(hits);
+    reads = fsr_read_while_writing(&reader, hits);
     writers_join();
     if (reads < PACE_STEPS) {
         fail("only %llu reads while the writers ran", reads);
@@ -329,46 +296,16 @@ test_count(unsigned long long hits)
     print_slots(failures);
 }
 
-/* The reads of the total and of a slot after each clear. */
-#define READS_PER_CLEAR 2
-
 /* Clears racing the writers, then a clear and a count after them. */
 static void
 test_clear(unsigned long long hits)
 {
-    unsigned long long clears = 0, more = hits / 1000;
-    struct ovsp_flow_stats_info info;
+    struct fsr_reader reader = reader_create();
+    unsigned long long clears, more = hits / 1000;
 
     writers_start(hits);
     pthread_barrier_wait(&start);
-    while (writers_running(hits)) {
-        struct ovsp_flow_stats_info prev_total = { 0 };
-        unsigned long long before[MAX_WRITERS], sum_before = 0;
-
-        /* Hits made before the clear began must not be counted after it;
-         * one hit per writer may be made but not yet in 'done'. */
-        for (unsigned int i = 0; i < n_writers; i++) {
-            before[i] = done(i);
-            sum_before += before[i];
-        }
-        ovsp_flow_stats_clear(stats);
-        clears++;
-        for (int i = 0; i < READS_PER_CLEAR; i++) {
-            struct ovsp_flow_stats_info prev_slot = { 0 };
-            unsigned int slot = (clears + i) % n_writers;
-            char what[64];
-
-            ovsp_flow_stats_get(stats, &info);
-            check_read("the total since the clear", &info, &prev_total,
-                       all_done() - sum_before + n_writers,
-                       (1u << n_writers) - 1);
-            ovsp_flow_stats_get_slot(stats, slot, &info);
-            snprintf(what, sizeof what, "slot %u since the clear", slot);
-            check_read(what, &info, &prev_slot,
-                       done(slot) - before[slot] + 1, cpu_flag(slot));
-        }
-        __atomic_fetch_add(&reader_rounds, 1, __ATOMIC_RELAXED);
-    }
+    clears = fsr_clear_while_writing(&reader, hits);
     writers_join();
     if (clears < PACE_STEPS) {
         fail("only %llu clears while the writers ran", clears);
@@ -379,7 +316,7 @@ test_clear(unsigned long long hits)
     print_slots(ovsp_flow_stats_alloc_failures());
     writers_start(more);
     pthread_barrier_wait(&start);
-    while (writers_running(more)) {
+    while (fsr_writers_running(&reader, more)) {
         __atomic_fetch_add(&reader_rounds, 1, __ATOMIC_RELAXED);
         sched_yield();
     }
