@@ -15,7 +15,9 @@
  *   and counts on the polling CPU the packets GRO passes up or holds (a
  *   held packet is passed up later as one, with whatever merges into it),
  *   so that 'polled' is the number of packets handed up after GRO.
- * - Every counter is written by its own CPU only (ovsp_ipip_count()).
+ * - Every counter is written by its own CPU only (ovsp_ipip_count()),
+ *   and each cell's own counters under its queue's lock, so by its own
+ *   CPU only but for the shared-cell ablation.
  * - ovsp_ipip_cells_init() (ndo_init, RTNL) adds and enables one NAPI
  *   context per possible CPU; ovsp_ipip_cells_stop() (ndo_uninit, after
  *   the receive path can no longer find the device) disables them, takes
@@ -98,6 +100,9 @@ void ovsp_ipip_cells_receive(struct ovsp_ipip *t, struct sk_buff *skb)
 	}
 	__skb_queue_tail(&cell->queue, skb);
 	first = skb_queue_len(&cell->queue) == 1;
+	u64_stats_update_begin(&cell->syncp);
+	u64_stats_inc(&cell->n[OVSP_IPIP_CELL_QUEUED]);
+	u64_stats_update_end(&cell->syncp);
 	spin_unlock(&cell->queue.lock);
 	ovsp_ipip_count(t, OVSP_IPIP_STAT_QUEUED);
 	if (first)
@@ -121,6 +126,7 @@ int ovsp_ipip_cells_init(struct ovsp_ipip *t)
 		struct ovsp_ipip_cell *cell = per_cpu_ptr(t->cells, cpu);
 
 		skb_queue_head_init(&cell->queue);
+		u64_stats_init(&cell->syncp);
 		set_bit(NAPI_STATE_NO_BUSY_POLL, &cell->napi.state);
 		netif_napi_add(t->dev, &cell->napi, cell_poll);
 		napi_enable(&cell->napi);

@@ -190,6 +190,9 @@ static const char *const total_names[OVSP_IPIP_N_TOTALS] = {
 static const char *const cpu_names[OVSP_IPIP_N_CPU_STATS] = {
 	OVSP_IPIP_CPU_STATS(IPIP_NAME_)
 };
+static const char *const cell_names[OVSP_IPIP_N_CELL_STATS] = {
+	OVSP_IPIP_CELL_STATS(IPIP_NAME_)
+};
 #undef IPIP_NAME_
 
 static void ipip_get_drvinfo(struct net_device *dev,
@@ -202,7 +205,8 @@ static int ipip_get_sset_count(struct net_device *dev, int sset)
 {
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
-	return OVSP_IPIP_N_TOTALS + num_possible_cpus() * OVSP_IPIP_N_CPU_STATS;
+	return OVSP_IPIP_N_TOTALS + num_possible_cpus()
+		* (OVSP_IPIP_N_CPU_STATS + OVSP_IPIP_N_CELL_STATS);
 }
 
 static void ipip_get_strings(struct net_device *dev, u32 sset, u8 *buf)
@@ -216,6 +220,9 @@ static void ipip_get_strings(struct net_device *dev, u32 sset, u8 *buf)
 	for_each_possible_cpu(cpu)
 		for (i = 0; i < OVSP_IPIP_N_CPU_STATS; i++)
 			ethtool_sprintf(&buf, "cpu%d_%s", cpu, cpu_names[i]);
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < OVSP_IPIP_N_CELL_STATS; i++)
+			ethtool_sprintf(&buf, "cell%d_%s", cpu, cell_names[i]);
 }
 
 /* Reads CPU 'cpu''s counters of 't' into 'n' consistently. */
@@ -231,6 +238,28 @@ static void read_cpu(const struct ovsp_ipip *t, int cpu,
 		for (i = 0; i < OVSP_IPIP_N_TOTALS; i++)
 			n[i] = u64_stats_read(&p->n[i]);
 	} while (u64_stats_fetch_retry(&p->syncp, start));
+}
+
+/* Reads the counters of CPU 'cpu''s cell of 't' into 'n' consistently,
+ * or zeroes without cells.
+ */
+static void read_cell(const struct ovsp_ipip *t, int cpu,
+		      u64 n[OVSP_IPIP_N_CELL_STATS])
+{
+	const struct ovsp_ipip_cell *cell;
+	unsigned int start;
+	int i;
+
+	if (!t->cells) {
+		memset(n, 0, OVSP_IPIP_N_CELL_STATS * sizeof(*n));
+		return;
+	}
+	cell = per_cpu_ptr(t->cells, cpu);
+	do {
+		start = u64_stats_fetch_begin(&cell->syncp);
+		for (i = 0; i < OVSP_IPIP_N_CELL_STATS; i++)
+			n[i] = u64_stats_read(&cell->n[i]);
+	} while (u64_stats_fetch_retry(&cell->syncp, start));
 }
 
 static void ipip_get_ethtool_stats(struct net_device *dev,
@@ -257,6 +286,10 @@ static void ipip_get_ethtool_stats(struct net_device *dev,
 			data[i] += n[i];
 		memcpy(cpu_data, n, OVSP_IPIP_N_CPU_STATS * sizeof(*n));
 		cpu_data += OVSP_IPIP_N_CPU_STATS;
+	}
+	for_each_possible_cpu(cpu) {
+		read_cell(t, cpu, cpu_data);
+		cpu_data += OVSP_IPIP_N_CELL_STATS;
 	}
 }
 

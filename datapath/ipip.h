@@ -55,6 +55,13 @@ struct ovsp_ipip_cell {
 					 * netdev_max_backlog packets.
 					 */
 	struct napi_struct napi;	/* On the device's napi_list. */
+	/* The cell's own counters (enum ovsp_ipip_cell_stat), written
+	 * under 'queue.lock' by whichever CPU feeds the cell, so only by its
+	 * own CPU but for the shared-cell ablation; read by ethtool through
+	 * 'syncp'.
+	 */
+	struct u64_stats_sync syncp;	/* For 32-bit readers. */
+	u64_stats_t n[OVSP_IPIP_N_CELL_STATS]; /* The counters. */
 };
 
 /* One CPU's counters, by enum ovsp_ipip_total (the first

@@ -92,7 +92,10 @@ enum ovsp_ipip_attr {
  * increasing CPU number one block of OVSP_IPIP_N_CPU_STATS counters named
  * "cpu<N>_<name>" (N decimal, no padding), e.g. "cpu1_queued".  The CPU
  * numbers are the names' only source: possible CPUs need not be
- * contiguous.  All are u64 counting from device creation.
+ * contiguous.  After those, for each possible CPU in increasing CPU
+ * number, one block of OVSP_IPIP_N_CELL_STATS counters named
+ * "cell<N>_<name>", e.g. "cell1_queued": the counters of CPU N's GRO
+ * cell, whichever CPU fed it.  All are u64 counting from device creation.
  *
  * Per-CPU counters count what that CPU did:
  *   queued         packets this CPU put into a GRO cell (its own, or the
@@ -166,6 +169,24 @@ enum ovsp_ipip_total {
 enum ovsp_ipip_cpu_stat {
 	OVSP_IPIP_CPU_STATS(OVSP_IPIP_ENUM_)
 	OVSP_IPIP_N_CPU_STATS
+};
+#undef OVSP_IPIP_ENUM_
+
+/*
+ * The per-cell block, in this order; names "cell<N>_" followed by these.
+ * A cell counts what went into it, whichever CPU put it there: CPU N's
+ * own packets, or with OVSP_IPIP_ATTR_SHARED_CELL every CPU's in the
+ * first possible CPU's cell (and none in the others).
+ *   queued  packets put into this cell.
+ */
+#define OVSP_IPIP_CELL_STATS(X)						\
+	X(QUEUED, "queued")
+
+/* OVSP_IPIP_CELL_QUEUED... : indexes within one cell's block. */
+#define OVSP_IPIP_ENUM_(ID, NAME) OVSP_IPIP_CELL_##ID,
+enum ovsp_ipip_cell_stat {
+	OVSP_IPIP_CELL_STATS(OVSP_IPIP_ENUM_)
+	OVSP_IPIP_N_CELL_STATS
 };
 #undef OVSP_IPIP_ENUM_
 

@@ -74,6 +74,7 @@ EXTRA_DIST += $(TESTSUITE_AT) $(TESTSUITE) tests/atlocal.in tests/package.m4 \
 	tests/qemu/modprobe-standin.sh tests/qemu/kernel-check.sh \
 	tests/upstream/run-kmod.sh tests/upstream/kmod-minimal.txt \
 	tests/upstream/kmod-must-pass.txt tests/upstream/kmod-ci.txt \
+	tests/upstream/kmod-slice.sh \
 	tests/upstream/run-upstream.sh tests/upstream/must-pass.txt \
 	tests/upstream/must-pass-translation.txt \
 	tests/upstream/must-pass-variants.txt \
@@ -226,12 +227,22 @@ check-kmod-must-pass: all
 	    -c $(srcdir)/tests/upstream/kmod-must-pass.txt || status=$$?; \
 	$(kernel_guest_status)
 
-# The part of them that CI runs (tests/upstream/kmod-ci.txt, a subset of
-# kmod-must-pass.txt that fits CI's time with check-kernel).
+# The part of them that CI runs: the titles of tests/upstream/kmod-ci.txt,
+# then KMOD_SLICE_SIZE others of kmod-must-pass.txt, the slice that
+# follows the parent commit's (tests/upstream/kmod-slice.sh, which prints
+# the slice and its titles), so that all of them run over a few commits
+# within CI's time.  KMOD_SLICE=N takes slice N instead.
+KMOD_SLICE_SIZE = 3
+KMOD_SLICE =
 check-kmod-ci: all
+	mkdir -p $(KMOD_RESULTS)
+	$(SHELL) $(srcdir)/tests/upstream/kmod-slice.sh -s $(KMOD_SLICE_SIZE) \
+	  $(if $(KMOD_SLICE),-n $(KMOD_SLICE)) \
+	  $(srcdir)/tests/upstream/kmod-must-pass.txt \
+	  $(srcdir)/tests/upstream/kmod-ci.txt $(KMOD_RESULTS)/ci-list.txt
 	status=0; flock $(KERNEL_GUEST_LOCK) \
 	  $(srcdir)/tests/upstream/run-kmod.sh -o $(KMOD_RESULTS) \
-	    -c $(srcdir)/tests/upstream/kmod-ci.txt || status=$$?; \
+	    -c $(KMOD_RESULTS)/ci-list.txt || status=$$?; \
 	$(kernel_guest_status)
 
 # All of OVS's kernel-datapath tests against our module, recorded in

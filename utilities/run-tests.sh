@@ -19,7 +19,9 @@
 #   4. the kernel datapath in a qemu/TCG guest: our kernel tests (make
 #      check-kernel, less the longer ipip ones: KERNEL_CI_TESTS) and
 #      OVS's kernel-datapath tests of the CI subset
-#      (make check-kmod-ci, tests/upstream/kmod-ci.txt); both fail,
+#      (make check-kmod-ci: tests/upstream/kmod-ci.txt and a slice of
+#      the others of kmod-must-pass.txt that changes with each commit,
+#      named in the log by tests/upstream/kmod-slice.sh); both fail,
 #      saying why, where qemu, the guest kernel or our module for it are
 #      missing (KERNEL_GUEST_REQUIRED=yes, set here; outside CI,
 #      KERNEL_GUEST_REQUIRED=no lets them skip);

@@ -41,10 +41,12 @@
 #include "socket-util.h"
 #include "util.h"
 
-/* Most counters accepted from a device: the totals and one block per CPU
- * for KERNEL_IPIP_MAX_CPUS CPUs. */
-#define MAX_STATS (OVSP_IPIP_N_TOTALS \
-                   + KERNEL_IPIP_MAX_CPUS * OVSP_IPIP_N_CPU_STATS)
+/* Most counters accepted from a device: the totals, and one block per CPU
+ * and one per CPU's cell for KERNEL_IPIP_MAX_CPUS CPUs (the cells' are
+ * names outside what we read, and ignored). */
+#define MAX_STATS (OVSP_IPIP_N_TOTALS                                   \
+                   + KERNEL_IPIP_MAX_CPUS * (OVSP_IPIP_N_CPU_STATS      \
+                                             + OVSP_IPIP_N_CELL_STATS))
 
 void
 kernel_ipip_attrs_from_config(const struct netdev_ipip_config *c,
