@@ -26,7 +26,8 @@
  * tokens: the worst case for the shared bucket (a meter over its rate
  * writes nothing shared).  The program fails if a packet is dropped.
  *
- * This is a measurement, not a test: run by utilities/benchmark/meter-benchmark.sh. */
+ * This is a measurement, not a test: run by
+ * utilities/benchmark/meter-benchmark.sh. */
 
 #include <config.h>
 
