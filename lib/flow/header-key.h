@@ -61,8 +61,9 @@
  * with the tunnel port as its port.  Any other decapsulated packet (IPv6
  * outer addresses, GBP, ERSPAN or GTP-U fields, more options, decoded
  * ones, an IP payload as ipip and L3 GRE carry) gets none and is looked up
- * by its miniflow.  The same tests check the claim for these keys with
- * every byte of the metadata changed.
+ * by its miniflow (coverage counters percpu_tunnel_header_key and
+ * percpu_tunnel_no_header_key count both).  The same tests check the
+ * claim for these keys with every byte of the metadata changed.
  *
  * A header key lives on the stack of the thread that received the packet or
  * in that thread's exact-match cache; it is never shared. */
