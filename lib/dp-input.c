@@ -40,6 +40,8 @@
 
 COVERAGE_DEFINE(percpu_upcall_deferred);
 COVERAGE_DEFINE(percpu_emc_wide_lookup);
+COVERAGE_DEFINE(percpu_tunnel_header_key);
+COVERAGE_DEFINE(percpu_tunnel_no_header_key);
 
 /* Packets of one batch that hit the same megaflow. */
 struct flow_batch {
@@ -282,12 +284,41 @@ input_header_hits(struct pmd_thread *t, struct input_batch *ib,
     return miss_map;
 }
 
+/* Where the packets of a batch come from, which says what their metadata
+ * holds and which header key (header-key.h) they may get. */
+enum input_origin {
+    INPUT_RECEIVED,             /* From a port: metadata to initialize. */
+    INPUT_TUNNEL,               /* Decapsulated by a tunnel vport: metadata
+                                 * as header_key_extract_tunnel() says. */
+    INPUT_RECIRCULATED,         /* Recirculated or injected: no header
+                                 * key. */
+};
+
+/* Gets the header key of 'packet', from 'origin', into 'key' and its TCP
+ * flags into '*tcp_flags', and returns true, or returns false if it has
+ * none.  Initializes the metadata of a packet received on 'in_port'. */
+static inline bool
+input_header_key_extract(struct header_key *key, struct dp_packet *packet,
+                         enum input_origin origin, odp_port_t in_port,
+                         bool use_header_keys, uint16_t *tcp_flags)
+{
+    if (origin == INPUT_RECEIVED) {
+        pkt_metadata_init(&packet->md, in_port);
+        return (use_header_keys
+                && header_key_extract(key, packet, in_port, tcp_flags));
+    }
+    return (origin == INPUT_TUNNEL && use_header_keys
+            && header_key_extract_tunnel(key, packet, tcp_flags));
+}
+
 /* Pass 1, key and cache (dpif-netdev's dfc_processing()): drops what is
  * shorter than an Ethernet header, initializes the metadata of a packet
- * received on 'in_port' (unless 'md_is_valid'), and, if 'use_emc', looks
+ * received on 'in_port' (if 'origin' says so), and, if 'use_emc', looks
  * each packet up in the exact-match cache: by its header key, if it has
- * one and 'use_header_keys' (the cache is on), without extracting its
- * miniflow on a hit; otherwise by its miniflow, extracted into 'ib'.
+ * one (received, or decapsulated with tunnel metadata that a tunnel
+ * header key covers) and 'use_header_keys' (the cache is on), without
+ * extracting its miniflow on a hit; otherwise by its miniflow, extracted
+ * into 'ib'.
  * While the thread's flows outnumber the cache ('emc_wide'), the header
  * keys' lookups wait until every packet's entries are prefetched
  * (input_header_hits()).  A packet the cache does not match has its
@@ -296,7 +327,8 @@ input_header_hits(struct pmd_thread *t, struct input_batch *ib,
  * them without 'use_emc'). */
 static size_t
 input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
-                     bool md_is_valid, odp_port_t in_port, bool use_emc,
+                     enum input_origin origin, odp_port_t in_port,
+                     bool use_emc,
                      bool use_header_keys, struct input_batch *ib,
                      unsigned long *miss_mapp)
 {
@@ -320,32 +352,29 @@ input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
             continue;
         }
         ib->packets[n] = packet;
-        if (!md_is_valid) {
-            pkt_metadata_init(&packet->md, in_port);
-            if (use_header_keys
-                && header_key_extract(&ib->header_keys[n], packet, in_port,
-                                      &ib->tcp_flags[n])) {
-                ib->header_map |= 1UL << n;
-                if (wide) {
-                    if (ib->header_keys[n].hash != last_hash || !wide_map) {
-                        last_hash = ib->header_keys[n].hash;
-                        flow_cache_prefetch_header(t->cache,
-                                                   &ib->header_keys[n]);
-                    }
-                    wide_map |= 1UL << n;
-                    n++;
-                    continue;
+        if (input_header_key_extract(&ib->header_keys[n], packet, origin,
+                                     in_port, use_header_keys,
+                                     &ib->tcp_flags[n])) {
+            ib->header_map |= 1UL << n;
+            if (wide) {
+                if (ib->header_keys[n].hash != last_hash || !wide_map) {
+                    last_hash = ib->header_keys[n].hash;
+                    flow_cache_prefetch_header(t->cache,
+                                               &ib->header_keys[n]);
                 }
-                ib->flows[n] = (use_emc
-                                ? flow_cache_lookup_header(
-                                      t->cache, &ib->header_keys[n])
-                                : NULL);
-                if (ib->flows[n]) {
-                    n++;
-                    continue;
-                }
-                lookup = false; /* Cached by its header key only. */
+                wide_map |= 1UL << n;
+                n++;
+                continue;
             }
+            ib->flows[n] = (use_emc
+                            ? flow_cache_lookup_header(t->cache,
+                                                       &ib->header_keys[n])
+                            : NULL);
+            if (ib->flows[n]) {
+                n++;
+                continue;
+            }
+            lookup = false;     /* Cached by its header key only. */
         }
         if (!input_miniflow_key(t, ib, n, lookup)) {
             miss_map |= 1UL << n;
@@ -355,6 +384,12 @@ input_keys_and_cache(struct pmd_thread *t, struct dp_packet_batch *batch,
     if (wide_map) {
         COVERAGE_ADD(percpu_emc_wide_lookup, count_1bits(wide_map));
         miss_map |= input_header_hits(t, ib, wide_map);
+    }
+    if (origin == INPUT_TUNNEL && use_header_keys) {
+        size_t n_keyed = count_1bits(ib->header_map);
+
+        COVERAGE_ADD(percpu_tunnel_header_key, n_keyed);
+        COVERAGE_ADD(percpu_tunnel_no_header_key, n - n_keyed);
     }
     if (use_emc) {
         uint32_t n_hits = n - count_1bits(miss_map);
@@ -495,14 +530,14 @@ input_execute_grouped(struct pmd_thread *t, struct input_batch *ib, size_t n)
     }
 }
 
-/* Classifies and executes 'batch', received on 'in_port' or recirculated
- * ('md_is_valid'), in the passes above: every packet's key and exact-match
- * cache lookup; one batched megaflow lookup for the cache's misses; an
- * upcall for each packet still unmatched; then each megaflow's packets
- * executed together, with one statistics update. */
+/* Classifies and executes 'batch', received on 'in_port', decapsulated or
+ * recirculated (by 'origin'), in the passes above: every packet's key and
+ * exact-match cache lookup; one batched megaflow lookup for the cache's
+ * misses; an upcall for each packet still unmatched; then each megaflow's
+ * packets executed together, with one statistics update. */
 static void
 dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
-           bool md_is_valid, odp_port_t in_port)
+           enum input_origin origin, odp_port_t in_port)
 {
     struct input_batch ib;
     unsigned long miss_map;
@@ -514,7 +549,7 @@ dp_input__(struct pmd_thread *t, struct dp_packet_batch *batch,
     atomic_read_relaxed(&t->dp->emc_insert_min, &insert_min);
     use_emc = emc_lookup_wanted(t, insert_min);
 
-    n = input_keys_and_cache(t, batch, md_is_valid, in_port, use_emc,
+    n = input_keys_and_cache(t, batch, origin, in_port, use_emc,
                              insert_min != 0, &ib, &miss_map);
     if (miss_map) {
         unsigned long lookup_map = input_megaflow_lookup(t, &ib, miss_map,
@@ -529,7 +564,7 @@ void
 dp_input_batch(struct pmd_thread *t, struct dp_packet_batch *batch,
                odp_port_t in_port)
 {
-    dp_input__(t, batch, false, in_port);
+    dp_input__(t, batch, INPUT_RECEIVED, in_port);
     dp_actions_flush(t);
 }
 
@@ -548,7 +583,7 @@ dp_input_finish_round(struct pmd_thread *t)
 void
 dp_input_tunnel(struct pmd_thread *t, struct dp_packet_batch *batch)
 {
-    dp_input__(t, batch, true, ODPP_NONE);
+    dp_input__(t, batch, INPUT_TUNNEL, ODPP_NONE);
 }
 
 /* Forwards 'batch', encapsulated frames or ARP requests that a tunnel vport
@@ -565,7 +600,7 @@ dp_input_inject(struct pmd_thread *t, struct dp_packet_batch *batch)
         return;
     }
     t->recirc_depth++;
-    dp_input__(t, batch, true, ODPP_NONE);
+    dp_input__(t, batch, INPUT_RECIRCULATED, ODPP_NONE);
     t->recirc_depth--;
 }
 
@@ -575,5 +610,5 @@ void
 dp_input_recirculate(struct pmd_thread *t, struct dp_packet_batch *batch)
 {
     pmd_counter_add(t, PMD_RECIRC_PACKETS, dp_packet_batch_size(batch));
-    dp_input__(t, batch, true, ODPP_NONE);
+    dp_input__(t, batch, INPUT_RECIRCULATED, ODPP_NONE);
 }

@@ -25,13 +25,20 @@
  *     TCP flags miniflow_get_tcp_flags() reads from its miniflow;
  *
  *   - two frames, received on the same port, that get equal header keys
- *     have equal miniflows. */
+ *     have equal miniflows.
+ *
+ * The _tunnel variants make the same checks of tunnel header keys
+ * (header_key_extract_tunnel()): each frame is a decapsulated packet whose
+ * metadata is as a tunnel vport leaves it, with the tunnel metadata given,
+ * and miniflow_extract() reads that metadata too. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "openvswitch/types.h"
+
+struct flow_tnl;
 
 /* What header_key_check_pair() found. */
 enum header_key_pair {
@@ -48,5 +55,12 @@ enum header_key_pair header_key_check_pair(const uint8_t *a, size_t a_len,
                                            const uint8_t *b, size_t b_len,
                                            odp_port_t in_port,
                                            char **errorp);
+bool header_key_check_tunnel_frame(const uint8_t *frame, size_t len,
+                                   const struct flow_tnl *,
+                                   odp_port_t in_port, char **errorp);
+enum header_key_pair header_key_check_tunnel_pair(
+    const uint8_t *a, size_t a_len, const struct flow_tnl *a_tnl,
+    const uint8_t *b, size_t b_len, const struct flow_tnl *b_tnl,
+    odp_port_t in_port, char **errorp);
 
 #endif /* header-key-check.h */

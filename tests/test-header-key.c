@@ -36,7 +36,22 @@
  *       extension header, fragments, IPv4 options, ICMP, short or
  *       inconsistent lengths, not Ethernet) get no header key, that a frame
  *       and its tagged copy get two keys, and the same frame from two ports
- *       two keys. */
+ *       two keys.
+ *
+ *   test-header-key tunnel-mutations
+ *       The same for tunnel header keys (header_key_extract_tunnel()): for
+ *       decapsulated packets, IPv4 and IPv6, UDP and TCP, untagged and
+ *       tagged inner frames, with the tunnel metadata of Geneve with
+ *       options of 8 (OVN's), 12 (the last word in part beyond the
+ *       options) and 16 bytes (the most a key covers) and of VXLAN,
+ *       changes each byte of the tunnel metadata up to 8 bytes beyond the
+ *       options a key covers, and each byte of the inner frame, to several
+ *       values, and checks each pair.
+ *
+ *   test-header-key tunnel-shapes
+ *       Checks that decapsulated packets whose tunnel metadata no tunnel
+ *       key covers get none, and that a frame gets different keys as a
+ *       received and as a decapsulated packet. */
 
 #include <config.h>
 
@@ -47,6 +62,7 @@
 #include "dp-packet.h"
 #include "header-key.h"
 #include "packets.h"
+#include "tun-metadata.h"
 #include "test-harness.h"
 #include "util.h"
 
@@ -536,12 +552,227 @@ test_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     test_ports_and_types(&frames[11]);
 }
 
+/* The tunnel metadata the tunnel tests start from. */
+enum test_tnl_kind {
+    TEST_TNL_GENEVE_8,          /* Geneve, one OVN option (8 bytes). */
+    TEST_TNL_GENEVE_12,         /* Geneve, one option with 8 bytes of data. */
+    TEST_TNL_GENEVE_16,         /* Geneve, two OVN-shaped options. */
+    TEST_TNL_VXLAN,             /* VXLAN, no options. */
+    TEST_N_TNL_KINDS
+};
+
+/* Names of the test_tnl_kind's. */
+static const char *const test_tnl_names[TEST_N_TNL_KINDS] = {
+    "geneve 8", "geneve 12", "geneve 16", "vxlan",
+};
+
+/* Bytes of a 'struct flow_tnl' that the tunnel mutations change: all
+ * before the options, the options a key covers and 8 bytes more. */
+#define TEST_TNL_MUTATE_BYTES (offsetof(struct flow_tnl, metadata.opts) \
+                               + HEADER_KEY_TNL_OPT_BYTES + 8)
+
+/* Fills 'tnl' with the tunnel metadata of 'kind', as a tunnel vport's
+ * receive path leaves it: every field zero but those the tunnel's parser
+ * sets, and the options' bytes beyond their length left as the packet's
+ * metadata held them (here 0xa5). */
+static void
+test_tnl(struct flow_tnl *tnl, enum test_tnl_kind kind)
+{
+    static const uint8_t ovn_opts[16] = {
+        0x01, 0x02, 0x80, 0x01, 0x00, 0x01, 0x00, 0x02,  /* Class 0x0102, */
+        0x01, 0x02, 0x80, 0x01, 0x00, 0x00, 0x00, 0x07,  /* type 0x80. */
+    };
+    static const uint8_t opt12[12] = {
+        0xff, 0xff, 0x01, 0x02, 1, 2, 3, 4, 5, 6, 7, 8,
+    };
+    bool geneve = kind != TEST_TNL_VXLAN;
+
+    memset(tnl, 0, sizeof *tnl);
+    memset(tnl->metadata.opts.u8, 0xa5, sizeof tnl->metadata.opts.u8);
+    tnl->ip_dst = htonl(0xc0a80a01);
+    tnl->ip_src = htonl(0xc0a80a02);
+    tnl->tun_id = htonll(geneve ? 0x123456 : 0x64);
+    tnl->flags = FLOW_TNL_F_KEY | (geneve ? FLOW_TNL_F_UDPIF : 0);
+    tnl->ip_tos = 0x02;
+    tnl->ip_ttl = 63;
+    tnl->tp_src = htons(49321);
+    tnl->tp_dst = htons(geneve ? 6081 : 4789);
+    switch (kind) {
+    case TEST_TNL_GENEVE_8:
+    case TEST_TNL_GENEVE_16:
+        tnl->metadata.present.len = kind == TEST_TNL_GENEVE_8 ? 8 : 16;
+        memcpy(tnl->metadata.opts.u8, ovn_opts, tnl->metadata.present.len);
+        break;
+    case TEST_TNL_GENEVE_12:
+        tnl->metadata.present.len = sizeof opt12;
+        memcpy(tnl->metadata.opts.u8, opt12, sizeof opt12);
+        break;
+    case TEST_TNL_VXLAN:
+    case TEST_N_TNL_KINDS:
+    default:
+        break;
+    }
+}
+
+/* The inner frames of the tunnel tests, by their index in test_frames(). */
+static const size_t test_tnl_frames[] = { 0, 1, 4, 7, 9, 11 };
+
+static void
+test_tunnel_mutations(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+{
+    static const uint8_t xors[] = { 0x01, 0x02, 0x10, 0x80, 0xff };
+    struct test_frame frames[TEST_N_FRAMES];
+
+    test_frames(frames);
+    for (int kind = 0; kind < TEST_N_TNL_KINDS; kind++) {
+        for (size_t j = 0; j < ARRAY_SIZE(test_tnl_frames); j++) {
+            const struct test_frame *f = &frames[test_tnl_frames[j]];
+            struct test_counts md_c = { 0, 0, 0 }, frame_c = { 0, 0, 0 };
+            uint8_t changed[TEST_FRAME_MAX];
+            struct flow_tnl tnl, tnl2;
+            char what[64];
+            char *error;
+
+            test_tnl(&tnl, kind);
+            if (!header_key_check_tunnel_frame(f->bytes, f->len, &tnl,
+                                               u32_to_odp(3), &error)) {
+                test_fail("%s, %s: no tunnel header key",
+                          test_tnl_names[kind], f->name);
+            }
+            test_check_error(error, f, "unchanged");
+            for (size_t pos = 0; pos < TEST_TNL_MUTATE_BYTES; pos++) {
+                for (size_t x = 0; x < ARRAY_SIZE(xors); x++) {
+                    enum header_key_pair pair;
+
+                    tnl2 = tnl;
+                    ((uint8_t *) &tnl2)[pos] ^= xors[x];
+                    pair = header_key_check_tunnel_pair(
+                        f->bytes, f->len, &tnl, f->bytes, f->len, &tnl2,
+                        u32_to_odp(3), &error);
+                    snprintf(what, sizeof what, "%s, metadata byte %"PRIuSIZE
+                             " ^ %#x", test_tnl_names[kind], pos, xors[x]);
+                    test_check_error(error, f, what);
+                    md_c.n_changed++;
+                    md_c.n_keyed += (pair == HEADER_KEY_PAIR_DIFFERENT
+                                     || pair == HEADER_KEY_PAIR_SAME);
+                    md_c.n_same += pair == HEADER_KEY_PAIR_SAME;
+                }
+            }
+            for (size_t pos = 0; pos < f->len; pos++) {
+                for (size_t x = 0; x < ARRAY_SIZE(xors); x++) {
+                    enum header_key_pair pair;
+
+                    memcpy(changed, f->bytes, f->len);
+                    changed[pos] ^= xors[x];
+                    pair = header_key_check_tunnel_pair(
+                        f->bytes, f->len, &tnl, changed, f->len, &tnl,
+                        u32_to_odp(3), &error);
+                    snprintf(what, sizeof what, "%s, byte %"PRIuSIZE
+                             " ^ %#x", test_tnl_names[kind], pos, xors[x]);
+                    test_check_error(error, f, what);
+                    frame_c.n_changed++;
+                    frame_c.n_keyed += (pair == HEADER_KEY_PAIR_DIFFERENT
+                                        || pair == HEADER_KEY_PAIR_SAME);
+                    frame_c.n_same += pair == HEADER_KEY_PAIR_SAME;
+                }
+            }
+            printf("%s, %s: %d changed metadata, %d with a header key, "
+                   "%d with the same one; %d changed frames, %d, %d\n",
+                   test_tnl_names[kind], f->name, md_c.n_changed,
+                   md_c.n_keyed, md_c.n_same, frame_c.n_changed,
+                   frame_c.n_keyed, frame_c.n_same);
+        }
+    }
+}
+
+/* Checks that frame 'f', decapsulated with tunnel metadata 'tnl' (named
+ * 'name'), gets no tunnel header key. */
+static void
+test_tunnel_no_key(const struct test_frame *f, const struct flow_tnl *tnl,
+                   const char *name)
+{
+    char *error;
+
+    if (header_key_check_tunnel_frame(f->bytes, f->len, tnl, u32_to_odp(3),
+                                      &error)) {
+        test_fail("%s: has a tunnel header key", name);
+    }
+    test_check_error(error, f, name);
+    printf("%s: no tunnel header key\n", name);
+}
+
+static void
+test_tunnel_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+{
+    struct test_frame frames[TEST_N_FRAMES];
+    struct header_key plain, tunnel;
+    struct flow_tnl tnl, base;
+    struct dp_packet *p;
+    uint16_t tcp_flags;
+
+    test_frames(frames);
+    test_tnl(&base, TEST_TNL_GENEVE_8);
+
+    tnl = base;
+    tnl.ip_dst = 0;
+    test_tunnel_no_key(&frames[0], &tnl, "no tunnel destination");
+
+    tnl = base;
+    tnl.ipv6_src.s6_addr[15] = 1;
+    test_tunnel_no_key(&frames[0], &tnl, "an ipv6 tunnel source");
+
+    tnl = base;
+    tnl.ip_dst = 0;
+    tnl.ipv6_dst.s6_addr[15] = 1;
+    test_tunnel_no_key(&frames[0], &tnl, "an ipv6 tunnel destination");
+
+    tnl = base;
+    tnl.gbp_id = htons(1);
+    test_tunnel_no_key(&frames[0], &tnl, "a vxlan gbp id");
+
+    tnl = base;
+    tnl.erspan_idx = 1;
+    test_tunnel_no_key(&frames[0], &tnl, "an erspan index");
+
+    tnl = base;
+    tnl.metadata.present.len = HEADER_KEY_TNL_OPT_BYTES + 4;
+    test_tunnel_no_key(&frames[0], &tnl, "20 bytes of options");
+
+    tnl = base;
+    tnl.flags &= ~FLOW_TNL_F_UDPIF;
+    tnl.metadata.present.map = 1;
+    test_tunnel_no_key(&frames[0], &tnl, "decoded options");
+
+    /* The same frame received and decapsulated, on the same port. */
+    p = dp_packet_clone_data(frames[0].bytes, frames[0].len);
+    pkt_metadata_init(&p->md, u32_to_odp(3));
+    p->packet_type = htonl(PT_ETH);
+    if (!header_key_extract(&plain, p, u32_to_odp(3), &tcp_flags)) {
+        test_fail("udp: no header key");
+    }
+    dp_packet_delete(p);
+    p = dp_packet_clone_data(frames[0].bytes, frames[0].len);
+    pkt_metadata_init(&p->md, u32_to_odp(3));
+    p->md.tunnel = base;
+    p->packet_type = htonl(PT_ETH);
+    if (!header_key_extract_tunnel(&tunnel, p, &tcp_flags)) {
+        test_fail("udp: no tunnel header key");
+    }
+    dp_packet_delete(p);
+    if (header_key_equal(&plain, &tunnel)) {
+        test_fail("udp: the same key received and decapsulated");
+    }
+    printf("udp: different keys received and decapsulated\n");
+}
+
 int
 main(int argc, char *argv[])
 {
     static const struct test_command commands[] = {
         { "mutations", test_mutations },
         { "shapes", test_shapes },
+        { "tunnel-mutations", test_tunnel_mutations },
+        { "tunnel-shapes", test_tunnel_shapes },
     };
 
     return test_run_command(commands, ARRAY_SIZE(commands), argc, argv);

@@ -62,6 +62,7 @@ flow_cache_clear_position(struct flow_cache *cache, size_t i,
 {
     struct flow_cache_header_entry *ipv4 = &cache->ipv4_entries[i].header;
     struct flow_cache_header_entry *ipv6 = &cache->ipv6_entries[i].header;
+    struct flow_cache_header_entry *tnl = &cache->tnl_entries[i].header;
     struct flow_cache_entry *e = &cache->entries[i];
 
     if (ipv4->flow && drop(ipv4->flow)) {
@@ -69,6 +70,9 @@ flow_cache_clear_position(struct flow_cache *cache, size_t i,
     }
     if (ipv6->flow && drop(ipv6->flow)) {
         flow_cache_header_entry_clear(ipv6);
+    }
+    if (tnl->flow && drop(tnl->flow)) {
+        flow_cache_header_entry_clear(tnl);
     }
     if (e->flow && drop(e->flow)) {
         flow_cache_entry_clear(e);
@@ -168,7 +172,8 @@ flow_cache_insert_header(struct flow_cache *cache,
         = e[flow_cache_victim(flows, hashes)];
 
     ovs_assert(key->n_words == HEADER_KEY_IPV4_WORDS
-               || key->n_words == HEADER_KEY_IPV6_WORDS);
+               || key->n_words == HEADER_KEY_IPV6_WORDS
+               || key->n_words == HEADER_KEY_TNL_WORDS);
     if (flow_cache_ref(flow)) {
         flow_cache_header_entry_clear(victim);
         victim->flow = flow;

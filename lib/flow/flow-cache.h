@@ -20,14 +20,18 @@
 /* A forwarding thread's exact-match cache (EMC) in front of the shared
  * megaflow table.
  *
- * It has three tables.  A packet of the commonest shapes (header-key.h),
+ * It has four tables.  A packet of the commonest shapes (header-key.h),
  * straight from a port, is looked up by its header key: an IPv4 one in a
  * table of 64 bytes an entry (the 48 bytes of headers it is compared on,
  * the megaflow, the hash and port), an IPv6 one in a table of 128 bytes an
- * entry (64 bytes of headers).  Any other packet (tunnelled, recirculated,
- * with IPv6 extension headers, ...) is looked up by its miniflow, as in
- * dpif-netdev, at about 700 bytes an entry, once its miniflow is
- * extracted.
+ * entry (64 bytes of headers).  A packet a tunnel vport decapsulated, whose
+ * inner frame has one of those shapes and whose tunnel metadata a tunnel
+ * header key covers (header_key_fill_tunnel()), is looked up by that key
+ * in a third table of 128 bytes an entry (112 bytes of headers and
+ * metadata).  Any other packet (recirculated, with IPv6 extension headers,
+ * with Geneve options beyond the key's bound, ...) is looked up by its
+ * miniflow, as in dpif-netdev, at about 700 bytes an entry, once its
+ * miniflow is extracted.
  *
  * Each thread owns one cache, and only that thread reads or writes it, so it
  * needs no lock.  An entry maps a packet's full key to a megaflow and holds a
@@ -43,8 +47,8 @@
 #include "packet-key.h"
 #include "util.h"
 
-/* Number of entries: a power of two.  8192 entries of about 700 bytes each
- * is what OVS's dpif-netdev uses per PMD thread. */
+/* Number of entries of each table: a power of two.  8192 entries of about
+ * 700 bytes each is what OVS's dpif-netdev uses per PMD thread. */
 #define FLOW_CACHE_ENTRIES (1u << 13)
 #define FLOW_CACHE_MASK (FLOW_CACHE_ENTRIES - 1)
 
@@ -80,6 +84,16 @@ struct flow_cache_ipv6_entry {
     uint8_t pad[48];            /* To two whole lines. */
 };
 BUILD_ASSERT_DECL(sizeof(struct flow_cache_ipv6_entry) == 128);
+
+/* Two 64-byte lines: the same for a decapsulated packet's tunnel header
+ * key. */
+struct flow_cache_tnl_entry {
+    struct flow_cache_header_entry header;
+    uint64_t words[HEADER_KEY_TNL_WORDS];
+};
+BUILD_ASSERT_DECL(sizeof(struct flow_cache_tnl_entry) == 128);
+BUILD_ASSERT_DECL(offsetof(struct flow_cache_tnl_entry, words)
+                  == sizeof(struct flow_cache_header_entry));
 BUILD_ASSERT_DECL(offsetof(struct flow_cache_ipv4_entry, words)
                   == sizeof(struct flow_cache_header_entry));
 BUILD_ASSERT_DECL(offsetof(struct flow_cache_ipv6_entry, words)
@@ -88,6 +102,7 @@ BUILD_ASSERT_DECL(offsetof(struct flow_cache_ipv6_entry, words)
 struct flow_cache {
     struct flow_cache_ipv4_entry ipv4_entries[FLOW_CACHE_ENTRIES];
     struct flow_cache_ipv6_entry ipv6_entries[FLOW_CACHE_ENTRIES];
+    struct flow_cache_tnl_entry tnl_entries[FLOW_CACHE_ENTRIES];
     struct flow_cache_entry entries[FLOW_CACHE_ENTRIES];
     size_t sweep_pos;           /* Next entry flow_cache_sweep() checks. */
     uint64_t pass_removed;      /* The table's flow_table_n_removed() when
@@ -144,7 +159,9 @@ flow_cache_header_candidate__(struct flow_cache *cache, uint32_t hash, int i,
 
     return (n_words == HEADER_KEY_IPV4_WORDS
             ? &cache->ipv4_entries[index].header
-            : &cache->ipv6_entries[index].header);
+            : n_words == HEADER_KEY_IPV6_WORDS
+            ? &cache->ipv6_entries[index].header
+            : &cache->tnl_entries[index].header);
 }
 
 /* Returns candidate position 'i' (0 or 1) of header key 'key' in 'cache',
@@ -216,7 +233,9 @@ flow_cache_find_header(struct flow_cache *cache, const struct header_key *key)
 {
     return (OVS_LIKELY(key->n_words == HEADER_KEY_IPV4_WORDS)
             ? flow_cache_find_header__(cache, key, HEADER_KEY_IPV4_WORDS)
-            : flow_cache_find_header__(cache, key, HEADER_KEY_IPV6_WORDS));
+            : key->n_words == HEADER_KEY_IPV6_WORDS
+            ? flow_cache_find_header__(cache, key, HEADER_KEY_IPV6_WORDS)
+            : flow_cache_find_header__(cache, key, HEADER_KEY_TNL_WORDS));
 }
 
 /* Returns the megaflow of 'e', an entry flow_cache_find_header() found, or

@@ -805,6 +805,49 @@ def seeds_header_key(top):
         Ether(**MAC) / IP(src="10.0.0.1", dst="10.0.0.2") / UDP() /
         (b"y" * 64), fragsize=32)[0]) + edits(0, (20, 0x20)))
 
+    # Decapsulated (control byte 0x80 | port): the tunnel metadata, a
+    # 'struct flow_tnl' as x86-64 lays it out (header-key-check.h), then
+    # changes of the metadata (control byte 0x80) and of the frame (0x40,
+    # no length change).
+    def flow_tnl(tun_id, flags, tp_dst, opts=b"", decoded_map=0):
+        head = (ipaddress.IPv4Address("192.168.10.1").packed + bytes(16) +
+                ipaddress.IPv4Address("192.168.10.2").packed + bytes(16) +
+                struct.pack("!Q", tun_id) + struct.pack("<H", flags) +
+                struct.pack("!BBHH", 2, 63, 49321, tp_dst) + bytes(16))
+        present = (struct.pack("<Q", decoded_map) if decoded_map
+                   else struct.pack("<Q", len(opts)))
+        return head + present + bytes(8) + opts + b"\xa5" * 8
+
+    def tnl_edits(*pairs):
+        return record(0x80, bytes(b for pair in pairs for b in pair))
+
+    key, udpif = 1 << 3, 1 << 4
+    ovn_opt = bytes([0x01, 0x02, 0x80, 0x01, 0, 0, 0, 5])
+    # The addresses, the tunnel ID, flags, ToS, TTL, ports, the GBP ID,
+    # an IPv6 address byte, the options' length and bytes, the table
+    # pointer, the bytes beyond the options.
+    tnl_common = (tnl_edits((0, 1)) + tnl_edits((20, 0x80)) +
+                  tnl_edits((47, 1)) + tnl_edits((48, udpif)) +
+                  tnl_edits((50, 4)) + tnl_edits((51, 1)) +
+                  tnl_edits((53, 1)) + tnl_edits((55, 1)) +
+                  tnl_edits((56, 1)) + tnl_edits((19, 1)) +
+                  tnl_edits((72, 4)) + tnl_edits((72, 0x20)) +
+                  tnl_edits((80, 0xff)) + tnl_edits((91, 1)) +
+                  tnl_edits((99, 1)) + tnl_edits((107, 1)) +
+                  edits(64, (26, 1)) + edits(64, (18, 0x55)))
+    write(top, t, "geneve", record(0x83, udp) +
+          record(0, flow_tnl(0x123456, key | udpif, 6081, ovn_opt)) +
+          tnl_common)
+    write(top, t, "geneve-tcp-12", record(0x83, tcp) +
+          record(0, flow_tnl(7, key | udpif, 6081,
+                             bytes([0xff, 0xff, 1, 2]) + bytes(range(8)))) +
+          tnl_common + edits(64, (47, 0x02)))
+    write(top, t, "vxlan-ipv6", record(0x84, Ether(**MAC) / IPv6() /
+                                       UDP()) +
+          record(0, flow_tnl(100, key, 4789)) + tnl_common)
+    write(top, t, "geneve-decoded", record(0x83, udp) +
+          record(0, flow_tnl(1, key, 6081, decoded_map=1)) + tnl_common)
+
 
 def main():
     top = sys.argv[1] if len(sys.argv) > 1 else "tests/fuzz/corpus"
