@@ -520,8 +520,67 @@ static bool ovsp_ct_cached(struct net *net, const struct ovsp_ct_info *info,
 	return true;
 }
 
+/* The packet info that nf_conntrack_in() would give a packet whose tuple
+ * is direction 'h' of a confirmed connection.
+ */
+static enum ip_conntrack_info
+ovsp_ct_info_of(const struct nf_conntrack_tuple_hash *h)
+{
+	const struct nf_conn *ct = nf_ct_tuplehash_to_ctrack(h);
+
+	if (NF_CT_DIRECTION(h) == IP_CT_DIR_REPLY)
+		return IP_CT_ESTABLISHED_REPLY;
+	if (test_bit(IPS_SEEN_REPLY_BIT, &ct->status))
+		return IP_CT_ESTABLISHED;
+	if (test_bit(IPS_EXPECTED_BIT, &ct->status))
+		return IP_CT_RELATED;
+	return IP_CT_NEW;
+}
+
+/* Attaches to 'skb' (skb->data at its network header, no connection) the
+ * confirmed connection that an earlier ct() in 'info''s zone found for
+ * it, when 'key' says there was one: a packet that userspace executes
+ * after an upcall carries that ct()'s state in its key, not its
+ * connection.  A NATed packet's tuple is the inverse of the other
+ * direction's, which no lookup by the packet would find.
+ */
+static void ovsp_ct_recover(struct net *net, struct sk_buff *skb,
+			    const struct ovsp_flow_key *key,
+			    const struct ovsp_ct_info *info)
+{
+	bool natted = key->ct.state & OVSP_CT_STATE_NAT;
+	struct nf_conntrack_tuple_hash *h;
+	struct nf_conntrack_tuple tuple;
+	struct nf_conntrack_zone zone;
+	struct nf_conn *ct;
+
+	if ((key->ct.state & (OVS_CS_F_TRACKED | OVS_CS_F_INVALID)) !=
+	    OVS_CS_F_TRACKED || key->ct.zone != info->zone)
+		return;
+	if (!nf_ct_get_tuplepr(skb, skb_network_offset(skb), info->family, net,
+			       &tuple))
+		return;
+	if (natted) {
+		struct nf_conntrack_tuple inverse;
+
+		if (!nf_ct_invert_tuple(&inverse, &tuple))
+			return;
+		tuple = inverse;
+	}
+	nf_ct_zone_init(&zone, info->zone, NF_CT_DEFAULT_ZONE_DIR, 0);
+	h = nf_conntrack_find_get(net, &zone, &tuple);
+	if (!h)
+		return;
+	ct = nf_ct_tuplehash_to_ctrack(h);
+	/* The inverse matched the other direction: the packet's is this. */
+	if (natted)
+		h = &ct->tuplehash[!h->tuple.dst.dir];
+	nf_ct_set(skb, ct, ovsp_ct_info_of(h));
+}
+
 /* Tracks 'skb' (skb->data at its network header) in 'info''s zone unless
- * it already carries the answer, and fills 'key'.  The key keeps its NAT
+ * it already carries the answer (or 'key' names the confirmed connection
+ * that does: ovsp_ct_recover()), and fills 'key'.  The key keeps its NAT
  * bits when the packet carried the answer (NAT was done in this zone),
  * and loses them otherwise.  Returns 0 or -ENOENT when conntrack refuses
  * the packet.
@@ -534,6 +593,10 @@ static int ovsp_ct_lookup(struct net *net, struct sk_buff *skb,
 	struct nf_conn *ct = nf_ct_get(skb, &ctinfo);
 	u8 nat = key->ct.state & OVSP_CT_STATE_NAT;
 
+	if (!ct) {
+		ovsp_ct_recover(net, skb, key, info);
+		ct = nf_ct_get(skb, &ctinfo);
+	}
 	if (!ovsp_ct_cached(net, info, ct, ctinfo)) {
 		struct nf_hook_state state = {
 			.hook = NF_INET_PRE_ROUTING,
@@ -542,6 +605,7 @@ static int ovsp_ct_lookup(struct net *net, struct sk_buff *skb,
 		};
 
 		nat = 0;
+
 		/* A stale connection or ct_clear's "untracked" would make
 		 * nf_conntrack_in() return at once.
 		 */

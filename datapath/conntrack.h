@@ -13,10 +13,12 @@
  *   possible CPU, so that the per-packet reference a template takes while
  *   nf_conntrack_in() runs is on this CPU's template.
  * - ovsp_ct_execute() runs on the CPU processing the packet (softirq or
- *   BHs off) under RCU: it tracks the packet in the action's zone, commits
- *   it when asked (ovsp_ct_commit(): mark, labels, event mask, then
- *   confirmation), and writes the packet's conntrack state into the flow
- *   key.  What it writes that another CPU may also write is the
+ *   BHs off) under RCU: it recovers the confirmed connection that the
+ *   key of a packet executed from userspace names (tracked, valid, in the
+ *   action's zone; by the inverted tuple when NATed), else tracks the
+ *   packet in the action's zone; it commits it when asked
+ *   (ovsp_ct_commit(): mark, labels, event mask, then confirmation), and
+ *   writes the packet's conntrack state into the flow key.  What it writes that another CPU may also write is the
  *   connection itself (nf_conntrack's own state, refcount, mark and
  *   labels on commit): see Documentation/kernel-datapath.md, "Conntrack".
  * - NAT (OVS_CT_ATTR_NAT, conntrack-nat.h) is parsed with the action
