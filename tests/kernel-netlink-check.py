@@ -819,7 +819,8 @@ def nat_flow_key(recirc_id, v6):
         key += [attr(K_ETHERTYPE, be16(0x0800)),
                 attr(K_IPV4, be32(0x0a000001) + be32(0x0a000002) + u8(6) +
                      u8(0) + u8(64) + u8(0))]
-    return key + [attr(K_TCP, be16(1) + be16(2))]
+    # Linux's openvswitch.ko wants TCP_FLAGS in every TCP key.
+    return key + [attr(K_TCP, be16(1) + be16(2)), attr(K_TCP_FLAGS, be16(0))]
 
 
 def check_ct_nat(dp):
