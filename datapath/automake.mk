@@ -11,6 +11,8 @@ DATAPATH_SOURCES = \
 	datapath/actions.h \
 	datapath/conntrack.c \
 	datapath/conntrack.h \
+	datapath/conntrack-nat.c \
+	datapath/conntrack-nat.h \
 	datapath/ct-limit-family.c \
 	datapath/ct-limit.c \
 	datapath/ct-limit.h \

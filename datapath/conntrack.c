@@ -33,6 +33,7 @@
 #include <net/netfilter/nf_conntrack_zones.h>
 
 #include "conntrack.h"
+#include "conntrack-nat.h"
 #include "ct-limit.h"
 #include "flow-key.h"
 
@@ -61,6 +62,7 @@ struct ovsp_ct_info {
 	bool have_labels;		/* LABELS was given (mask not 0). */
 	u8 labels[OVSP_CT_LABELS_LEN];		/* Within 'labels_mask'. */
 	u8 labels_mask[OVSP_CT_LABELS_LEN];
+	struct ovsp_ct_nat nat;		/* OVS_CT_ATTR_NAT; flags 0 if none. */
 	bool timeout_set;		/* The templates carry 'timeout'. */
 	char timeout[CTNL_TIMEOUT_NAME_MAX];	/* TIMEOUT, or "". */
 	struct nf_conn * __percpu *tmpl;	/* One template per possible
@@ -155,8 +157,8 @@ void ovsp_ct_exit(void)
  * min 0 is a flag.  Types with max < 0 are not carried.
  */
 static const struct {
-	s16 min;
-	s16 max;
+	int min;
+	int max;
 } ovsp_ct_attr_lens[OVS_CT_ATTR_MAX + 1] = {
 	[OVS_CT_ATTR_COMMIT] = { 0, 0 },
 	[OVS_CT_ATTR_ZONE] = { sizeof(u16), sizeof(u16) },
@@ -164,19 +166,21 @@ static const struct {
 	[OVS_CT_ATTR_LABELS] = { 2 * OVSP_CT_LABELS_LEN,
 				 2 * OVSP_CT_LABELS_LEN },
 	[OVS_CT_ATTR_HELPER] = { -1, -1 },	/* Not carried yet. */
-	[OVS_CT_ATTR_NAT] = { -1, -1 },		/* Not carried yet. */
+	[OVS_CT_ATTR_NAT] = { 0, INT_MAX },	/* A nest: conntrack-nat.c. */
 	[OVS_CT_ATTR_FORCE_COMMIT] = { 0, 0 },
 	[OVS_CT_ATTR_EVENTMASK] = { sizeof(u32), sizeof(u32) },
 	[OVS_CT_ATTR_TIMEOUT] = { 1, CTNL_TIMEOUT_NAME_MAX },
 };
 
-/* Parses the attributes of 'attr' into 'info'.  Returns 0 or -EINVAL. */
+/* Parses the attributes of 'attr' into 'info'.  Returns 0 or -EINVAL
+ * (-ERANGE for a NAT nest with both src and dst, as Linux).
+ */
 static int ovsp_ct_parse(const struct nlattr *attr, struct ovsp_ct_info *info,
 			 bool log)
 {
 	const struct nlattr *a;
 	u32 seen = 0;
-	int rem, i;
+	int rem, i, err;
 
 	nla_for_each_nested(a, attr, rem) {
 		u16 type = nla_type(a);
@@ -235,6 +239,15 @@ static int ovsp_ct_parse(const struct nlattr *attr, struct ovsp_ct_info *info,
 			info->have_labels = true;
 			break;
 		}
+		case OVS_CT_ATTR_NAT:
+			/* As in Linux, src and dst need a COMMIT given
+			 * before the nest.
+			 */
+			err = ovsp_ct_nat_parse(a, info->family, info->commit,
+						&info->nat, log);
+			if (err)
+				return err;
+			break;
 		case OVS_CT_ATTR_EVENTMASK:
 			info->have_eventmask = true;
 			info->eventmask = nla_get_u32(a);
@@ -439,14 +452,16 @@ static void ovsp_ct_key_orig(struct ovsp_flow_key *key,
 	}
 }
 
-/* Sets the conntrack part of 'key' from 'ct' as 'ctinfo' sees it. */
+/* Sets the conntrack part of 'key' from 'ct' as 'ctinfo' sees it, with
+ * NAT bits 'nat' (OVS_CS_F_SRC_NAT, OVS_CS_F_DST_NAT).
+ */
 static void ovsp_ct_key_set(struct ovsp_flow_key *key, const struct nf_conn *ct,
-			    enum ip_conntrack_info ctinfo)
+			    enum ip_conntrack_info ctinfo, u8 nat)
 {
 	const struct nf_conn_labels *cl = nf_ct_labels_find(ct);
 
 	memset(&key->ct, 0, sizeof(key->ct));
-	key->ct.state = ovsp_ct_state(ct, ctinfo);
+	key->ct.state = ovsp_ct_state(ct, ctinfo) | nat;
 	key->ct.zone = nf_ct_zone(ct)->id;
 	key->ct.mark = READ_ONCE(ct->mark);
 	if (cl)
@@ -466,9 +481,18 @@ void ovsp_ct_key_fill(const struct sk_buff *skb, struct ovsp_flow_key *key)
 {
 	enum ip_conntrack_info ctinfo;
 	const struct nf_conn *ct = nf_ct_get(skb, &ctinfo);
+	unsigned long status;
+	u8 nat = 0;
 
-	if (ct)
-		ovsp_ct_key_set(key, ct, ctinfo);
+	if (!ct)
+		return;
+	/* A packet that arrives with a connection says how it was NATed. */
+	status = READ_ONCE(ct->status);
+	if (status & IPS_SRC_NAT)
+		nat |= OVS_CS_F_SRC_NAT;
+	if (status & IPS_DST_NAT)
+		nat |= OVS_CS_F_DST_NAT;
+	ovsp_ct_key_set(key, ct, ctinfo, nat);
 }
 
 /* True if the connection 'ct' that 'skb' carries already answers ct()
@@ -496,9 +520,70 @@ static bool ovsp_ct_cached(struct net *net, const struct ovsp_ct_info *info,
 	return true;
 }
 
+/* The packet info that nf_conntrack_in() would give a packet whose tuple
+ * is direction 'h' of a confirmed connection.
+ */
+static enum ip_conntrack_info
+ovsp_ct_info_of(const struct nf_conntrack_tuple_hash *h)
+{
+	const struct nf_conn *ct = nf_ct_tuplehash_to_ctrack(h);
+
+	if (NF_CT_DIRECTION(h) == IP_CT_DIR_REPLY)
+		return IP_CT_ESTABLISHED_REPLY;
+	if (test_bit(IPS_SEEN_REPLY_BIT, &ct->status))
+		return IP_CT_ESTABLISHED;
+	if (test_bit(IPS_EXPECTED_BIT, &ct->status))
+		return IP_CT_RELATED;
+	return IP_CT_NEW;
+}
+
+/* Attaches to 'skb' (skb->data at its network header, no connection) the
+ * confirmed connection that an earlier ct() in 'info''s zone found for
+ * it, when 'key' says there was one: a packet that userspace executes
+ * after an upcall carries that ct()'s state in its key, not its
+ * connection.  A NATed packet's tuple is the inverse of the other
+ * direction's, which no lookup by the packet would find.
+ */
+static void ovsp_ct_recover(struct net *net, struct sk_buff *skb,
+			    const struct ovsp_flow_key *key,
+			    const struct ovsp_ct_info *info)
+{
+	bool natted = key->ct.state & OVSP_CT_STATE_NAT;
+	struct nf_conntrack_tuple_hash *h;
+	struct nf_conntrack_tuple tuple;
+	struct nf_conntrack_zone zone;
+	struct nf_conn *ct;
+
+	if ((key->ct.state & (OVS_CS_F_TRACKED | OVS_CS_F_INVALID)) !=
+	    OVS_CS_F_TRACKED || key->ct.zone != info->zone)
+		return;
+	if (!nf_ct_get_tuplepr(skb, skb_network_offset(skb), info->family, net,
+			       &tuple))
+		return;
+	if (natted) {
+		struct nf_conntrack_tuple inverse;
+
+		if (!nf_ct_invert_tuple(&inverse, &tuple))
+			return;
+		tuple = inverse;
+	}
+	nf_ct_zone_init(&zone, info->zone, NF_CT_DEFAULT_ZONE_DIR, 0);
+	h = nf_conntrack_find_get(net, &zone, &tuple);
+	if (!h)
+		return;
+	ct = nf_ct_tuplehash_to_ctrack(h);
+	/* The inverse matched the other direction: the packet's is this. */
+	if (natted)
+		h = &ct->tuplehash[!h->tuple.dst.dir];
+	nf_ct_set(skb, ct, ovsp_ct_info_of(h));
+}
+
 /* Tracks 'skb' (skb->data at its network header) in 'info''s zone unless
- * it already carries the answer, and fills 'key'.  Returns 0 or -ENOENT
- * when conntrack refuses the packet.
+ * it already carries the answer (or 'key' names the confirmed connection
+ * that does: ovsp_ct_recover()), and fills 'key'.  The key keeps its NAT
+ * bits when the packet carried the answer (NAT was done in this zone),
+ * and loses them otherwise.  Returns 0 or -ENOENT when conntrack refuses
+ * the packet.
  */
 static int ovsp_ct_lookup(struct net *net, struct sk_buff *skb,
 			  struct ovsp_flow_key *key,
@@ -506,13 +591,20 @@ static int ovsp_ct_lookup(struct net *net, struct sk_buff *skb,
 {
 	enum ip_conntrack_info ctinfo;
 	struct nf_conn *ct = nf_ct_get(skb, &ctinfo);
+	u8 nat = key->ct.state & OVSP_CT_STATE_NAT;
 
+	if (!ct) {
+		ovsp_ct_recover(net, skb, key, info);
+		ct = nf_ct_get(skb, &ctinfo);
+	}
 	if (!ovsp_ct_cached(net, info, ct, ctinfo)) {
 		struct nf_hook_state state = {
 			.hook = NF_INET_PRE_ROUTING,
 			.pf = info->family,
 			.net = net,
 		};
+
+		nat = 0;
 
 		/* A stale connection or ct_clear's "untracked" would make
 		 * nf_conntrack_in() return at once.
@@ -533,10 +625,34 @@ static int ovsp_ct_lookup(struct net *net, struct sk_buff *skb,
 		ct = nf_ct_get(skb, &ctinfo);
 	}
 	if (ct)
-		ovsp_ct_key_set(key, ct, ctinfo);
+		ovsp_ct_key_set(key, ct, ctinfo, nat);
 	else
 		ovsp_ct_key_invalid(key, info->zone);
 	return 0;
+}
+
+/* NATs 'skb' (skb->data at its network header) as ct() 'info' says, if
+ * it has a connection.  Returns 0, or a negative errno after which the
+ * packet is dropped; either way a failure is counted.
+ */
+static int ovsp_ct_nat(struct net *net, struct sk_buff *skb,
+		       struct ovsp_flow_key *key,
+		       const struct ovsp_ct_info *info)
+{
+	enum ip_conntrack_info ctinfo;
+	struct nf_conn *ct = nf_ct_get(skb, &ctinfo);
+	int err;
+
+	if (!ct || !info->nat.flags)
+		return 0;
+	err = ovsp_ct_nat_execute(skb, key, &info->nat, info->commit,
+				  info->family, ct, ctinfo);
+	if (err)
+		ovsp_ct_stats_cpu(net)->nat_failed++;
+	/* No room for the NAT extension: the packet passes untranslated,
+	 * as in Linux.
+	 */
+	return err == -ENOMEM ? 0 : err;
 }
 
 /* Writes 'info''s mark into 'ct' and 'key'. */
@@ -682,6 +798,11 @@ int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
 		else
 			ovsp_ct_count(net, key);
 	}
+	/* NAT before the commit, so that the mapping is confirmed with
+	 * the connection.
+	 */
+	if (!err)
+		err = ovsp_ct_nat(net, skb, key, info);
 	if (!err && info->commit) {
 		err = ovsp_ct_commit(skb, key, info);
 		if (err)

@@ -13,18 +13,28 @@
  *   possible CPU, so that the per-packet reference a template takes while
  *   nf_conntrack_in() runs is on this CPU's template.
  * - ovsp_ct_execute() runs on the CPU processing the packet (softirq or
- *   BHs off) under RCU: it tracks the packet in the action's zone, commits
- *   it when asked (ovsp_ct_commit(): mark, labels, event mask, then
- *   confirmation), and writes the packet's conntrack state into the flow
- *   key.  What it writes that another CPU may also write is the
+ *   BHs off) under RCU: it recovers the confirmed connection that the
+ *   key of a packet executed from userspace names (tracked, valid, in the
+ *   action's zone; by the inverted tuple when NATed), else tracks the
+ *   packet in the action's zone; it commits it when asked
+ *   (ovsp_ct_commit(): mark, labels, event mask, then confirmation), and
+ *   writes the packet's conntrack state into the flow key.  What it writes that another CPU may also write is the
  *   connection itself (nf_conntrack's own state, refcount, mark and
  *   labels on commit): see Documentation/kernel-datapath.md, "Conntrack".
+ * - NAT (OVS_CT_ATTR_NAT, conntrack-nat.h) is parsed with the action
+ *   (-ERANGE or -EINVAL, as Linux) and runs between the lookup and the
+ *   commit: at most once per packet and zone, a new connection only when
+ *   the action commits it.  The key then carries the translated
+ *   addresses and ports and the SRC_NAT/DST_NAT bits, which keys and
+ *   masks may match.  What NAT writes that other CPUs share is nf_nat's
+ *   (a connection's NAT extension at set-up, the bysource hash for source
+ *   NAT).
  * - Not carried yet (refused with -EINVAL, so that ofproto-dpif's probes
- *   read "unsupported"): NAT (and the SRC_NAT/DST_NAT ct_state bits) and
- *   helpers.  IP fragments are not reassembled: a fragment is +trk+inv.
+ *   read "unsupported"): helpers.  IP fragments are not reassembled: a
+ *   fragment is +trk+inv.
  * - Per network namespace: conntrack labels are switched on
  *   (nf_connlabels_get()) while the module is loaded, and ct() counts its
- *   verdicts and drops per CPU (ovsp_ct_stats_get()).
+ *   verdicts, drops and NAT failures per CPU (ovsp_ct_stats_get()).
  */
 #ifndef OVSP_CONNTRACK_H
 #define OVSP_CONNTRACK_H 1
@@ -41,7 +51,8 @@ struct ovsp_ct_info;
 /* The OVS_CS_F_* bits that keys may carry. */
 #define OVSP_CT_STATE_SUPPORTED (OVS_CS_F_NEW | OVS_CS_F_ESTABLISHED | \
 				 OVS_CS_F_RELATED | OVS_CS_F_REPLY_DIR | \
-				 OVS_CS_F_INVALID | OVS_CS_F_TRACKED)
+				 OVS_CS_F_INVALID | OVS_CS_F_TRACKED | \
+				 OVS_CS_F_SRC_NAT | OVS_CS_F_DST_NAT)
 
 /* Registers the per-namespace state.  Returns 0 or a negative errno. */
 int ovsp_ct_init(void);
@@ -78,6 +89,7 @@ struct ovsp_ct_stats {
 	u64 invalid;
 	u64 refused;
 	u64 commit_failed;
+	u64 nat_failed;
 };
 
 /* Reads CPU 'cpu''s counters of 'net' into '*s' (a counter being written

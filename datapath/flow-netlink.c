@@ -11,7 +11,7 @@
  *   do not explain are refused with -EINVAL.
  * - The conntrack attributes (CT_STATE, CT_ZONE, CT_MARK, CT_LABELS) are
  *   metadata, accepted in any key and mask; a ct_state bit that ct()
- *   cannot set (the NAT bits while NAT is not carried) is refused.  An
+ *   cannot set (none of Linux's OVS_CS_F_* bits) is refused.  An
  *   original tuple must be of the key's family, and its mask needs an
  *   exact Ethertype.
  * - A mask mirrors its key: the ETHERTYPE of a VLAN level is the TPID's

@@ -76,6 +76,11 @@ enum ovsp_pcpu_ct_attr {
 	OVSP_PCPU_CT_ATTR_REFUSED,	/* nf_conntrack_in() dropped it. */
 	OVSP_PCPU_CT_ATTR_COMMIT_FAILED, /* A commit failed: dropped. */
 	OVSP_PCPU_CT_ATTR_PAD,
+	OVSP_PCPU_CT_ATTR_NAT_FAILED,	/* NAT could not be done: nf_nat
+					 * refused the packet (dropped), or
+					 * no memory for the connection's
+					 * NAT extension (passed as is).
+					 */
 	__OVSP_PCPU_CT_ATTR_MAX
 };
 #define OVSP_PCPU_CT_ATTR_MAX (__OVSP_PCPU_CT_ATTR_MAX - 1)

@@ -42,6 +42,10 @@ that the test compares them with what Linux's openvswitch.ko answers:
   meters        the ovs_meter family: FEATURES, SET, GET and DEL round
                 trips, the statistics of packets executed through meters,
                 and the requests refused, with Linux's errnos.
+  ct-nat        flows whose ct() carries a NAT nest (OVS_CT_ATTR_NAT),
+                valid and malformed, for IPv4 and IPv6 flows: Linux's
+                errno for each, and the actions of each flow accepted
+                read back as they were given.
   ct-limits     the ovs_ct_limit family: SET, GET and DEL of the default
                 and of zones, GET of every zone and of listed ones, zone
                 ids out of range, entries cut short, the reply's bound,
@@ -800,6 +804,108 @@ def check_ct_limits_get_only():
         print("%s: %s" % (what, errname(err)))
 
 
+def nat_flow_key(recirc_id, v6):
+    """An exact TCP flow key, IPv4 or IPv6, after 'recirc_id'
+    recirculations."""
+    key = [attr(K_RECIRC_ID, u32(recirc_id)),
+           attr(K_IN_PORT, u32(OVSP_LOCAL)),
+           attr(K_ETHERNET, b"\x02\0\0\0\0\1" + b"\x02\0\0\0\0\2")]
+    if v6:
+        key += [attr(K_ETHERTYPE, be16(0x86dd)),
+                attr(K_IPV6, b"\xfd" + bytes(14) + b"\1" + b"\xfd" +
+                     bytes(14) + b"\2" + be32(0) + u8(6) + u8(0) + u8(64) +
+                     u8(0))]
+    else:
+        key += [attr(K_ETHERTYPE, be16(0x0800)),
+                attr(K_IPV4, be32(0x0a000001) + be32(0x0a000002) + u8(6) +
+                     u8(0) + u8(64) + u8(0))]
+    # Linux's openvswitch.ko wants TCP_FLAGS in every TCP key.
+    return key + [attr(K_TCP, be16(1) + be16(2)), attr(K_TCP_FLAGS, be16(0))]
+
+
+def check_ct_nat(dp):
+    """ct() with NAT nests: what Linux accepts and refuses, and with which
+    errno; an accepted flow's actions read back as given (in the order
+    and form OVS sends them, which Linux's dump also keeps)."""
+    v4a, v4b = be32(0x0a000064), be32(0x0a0000c8)
+    v6a = b"\xfd" + bytes(14) + b"\x64"
+    commit = attr(CT_COMMIT, b"")
+    zone = attr(CT_ZONE, u16(0))
+    cases = [
+        ("empty nest, no commit", False, [zone, attr(CT_NAT, [])]),
+        ("src", False, [commit, zone,
+                        attr(CT_NAT, [attr(NAT_SRC, b""),
+                                      attr(NAT_IP_MIN, v4a)])]),
+        ("src range, ports, flags", False,
+         [commit, zone,
+          attr(CT_NAT, [attr(NAT_SRC, b""), attr(NAT_IP_MIN, v4a),
+                        attr(NAT_IP_MAX, v4b), attr(NAT_PROTO_MIN, u16(1024)),
+                        attr(NAT_PROTO_MAX, u16(2048)),
+                        attr(NAT_PERSISTENT, b""),
+                        attr(NAT_PROTO_HASH, b""),
+                        attr(NAT_PROTO_RANDOM, b"")])]),
+        ("dst with a port", False,
+         [commit, zone,
+          attr(CT_NAT, [attr(NAT_DST, b""), attr(NAT_IP_MIN, v4a),
+                        attr(NAT_PROTO_MIN, u16(8080))])]),
+        ("src, min above max", False,
+         [commit, zone,
+          attr(CT_NAT, [attr(NAT_SRC, b""), attr(NAT_IP_MIN, v4b),
+                        attr(NAT_IP_MAX, v4a), attr(NAT_PROTO_MIN, u16(9)),
+                        attr(NAT_PROTO_MAX, u16(5))])]),
+        ("IPv6 src", True, [commit, zone,
+                            attr(CT_NAT, [attr(NAT_SRC, b""),
+                                          attr(NAT_IP_MIN, v6a)])]),
+        ("src and dst", False,
+         [commit, zone, attr(CT_NAT, [attr(NAT_SRC, b""),
+                                      attr(NAT_DST, b"")])]),
+        ("src twice", False,
+         [commit, zone, attr(CT_NAT, [attr(NAT_SRC, b""),
+                                      attr(NAT_SRC, b"")])]),
+        ("src without commit", False,
+         [zone, attr(CT_NAT, [attr(NAT_SRC, b"")])]),
+        ("commit after the nest", False,
+         [zone, attr(CT_NAT, [attr(NAT_SRC, b"")]), commit]),
+        ("IPv6 address in an IPv4 flow", False,
+         [commit, zone, attr(CT_NAT, [attr(NAT_SRC, b""),
+                                      attr(NAT_IP_MIN, v6a)])]),
+        ("IPv4 address in an IPv6 flow", True,
+         [commit, zone, attr(CT_NAT, [attr(NAT_SRC, b""),
+                                      attr(NAT_IP_MIN, v4a)])]),
+        ("port of 4 bytes", False,
+         [commit, zone, attr(CT_NAT, [attr(NAT_SRC, b""),
+                                      attr(NAT_PROTO_MIN, u32(1))])]),
+        ("flag with a payload", False,
+         [commit, zone, attr(CT_NAT, [attr(NAT_SRC, b""),
+                                      attr(NAT_PERSISTENT, u32(1))])]),
+        ("type 0", False, [commit, zone, attr(CT_NAT, [attr(0, b"")])]),
+        ("type 10", False, [commit, zone, attr(CT_NAT, [attr(10, b"")])]),
+        ("address without src or dst", False,
+         [commit, zone, attr(CT_NAT, [attr(NAT_IP_MIN, v4a)])]),
+        ("flag without src or dst", False,
+         [commit, zone, attr(CT_NAT, [attr(NAT_PERSISTENT, b"")])]),
+        ("3 trailing bytes", False,
+         [commit, zone, attr(CT_NAT, encode([attr(NAT_SRC, b"")]) +
+                             b"\1\2\3")]),
+    ]
+    for n, (name, v6, ct) in enumerate(cases):
+        key = nat_flow_key(100 + n, v6)
+        acts = [attr(A_CT, ct)]
+        err, _ = dp.flow(OVS_FLOW_CMD_NEW,
+                         [attr(OVS_FLOW_ATTR_KEY, key),
+                          attr(OVS_FLOW_ATTR_ACTIONS, acts)],
+                         NLM_F_ACK | NLM_F_CREATE)
+        line = "%s: %s" % (name, errname(err))
+        if not err:
+            err, replies = dp.flow(OVS_FLOW_CMD_GET,
+                                   [attr(OVS_FLOW_ATTR_KEY, key)])
+            got = replies[0].get(OVS_FLOW_ATTR_ACTIONS) if not err else None
+            line += (", read back as given" if got == encode(acts)
+                     else ", read back as %s" % (got.hex() if got
+                                                 else errname(err)))
+        print(line)
+
+
 def check_ct_limit_counters():
     """The zone limits' per-CPU counters (OVSP_PCPU_CMD_CT_LIMIT_GET)."""
     nl = Netlink()
@@ -848,6 +954,8 @@ def main():
         check_vport_dump(dp)
     elif check == "meters":
         check_meters(dp)
+    elif check == "ct-nat":
+        check_ct_nat(dp)
     else:
         sys.exit("unknown check %s" % check)
     dp.delete()

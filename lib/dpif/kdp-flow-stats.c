@@ -164,6 +164,7 @@ static const struct {
     { OVSP_PCPU_CT_ATTR_INVALID, "invalid" },
     { OVSP_PCPU_CT_ATTR_REFUSED, "refused" },
     { OVSP_PCPU_CT_ATTR_COMMIT_FAILED, "commit failed" },
+    { OVSP_PCPU_CT_ATTR_NAT_FAILED, "nat failed" },
 };
 
 /* Appends "NAME N, ..." for 'values' to 's'. */
@@ -188,6 +189,7 @@ kdp_ct_stats_format(struct ds *s)
         [OVSP_PCPU_CT_ATTR_INVALID] = { .type = NL_A_U64 },
         [OVSP_PCPU_CT_ATTR_REFUSED] = { .type = NL_A_U64 },
         [OVSP_PCPU_CT_ATTR_COMMIT_FAILED] = { .type = NL_A_U64 },
+        [OVSP_PCPU_CT_ATTR_NAT_FAILED] = { .type = NL_A_U64 },
     };
     uint64_t total[ARRAY_SIZE(ct_counters)] = { 0 };
     struct ds cpus = DS_EMPTY_INITIALIZER;

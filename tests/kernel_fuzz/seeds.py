@@ -18,6 +18,7 @@ Geneve options, nested action lists) and their mutations.
 Every generator takes a random.Random, so that a seed repeats a run.
 """
 
+import errno
 import struct
 
 from ovs_netlink import *  # noqa: F401,F403 (the ABI's constants)
@@ -280,9 +281,8 @@ def ct_action(r):
     if r.random() < 0.1:
         a.append(attr(CT_HELPER, r.choice([b"ftp\0", b"tftp\0",
                                            b"nosuch\0"])))
-    if r.random() < 0.1:
-        a.append(attr(CT_NAT, [attr(NAT_SRC, b""),
-                               attr(NAT_IP_MIN, be32(0x0a000001))]))
+    if r.random() < 0.15:
+        a.append(nat_nest(r, r.random() < 0.5, True)[0])
     if r.random() < 0.1:
         # Lengths that are wrong for the type, unknown types, repeats.
         a.append(attr(r.choice([CT_ZONE, CT_MARK, CT_LABELS, CT_EVENTMASK,
@@ -292,6 +292,74 @@ def ct_action(r):
         a.append(a[0])
     r.shuffle(a)
     return attr(A_CT, a)
+
+
+# The payload length of each OVS_NAT_ATTR_* type in a flow of IPv4 or
+# IPv6 (Linux's parse_nat() table); types not listed take none.
+NAT_LENS = {NAT_IP_MIN: (4, 16), NAT_IP_MAX: (4, 16),
+            NAT_PROTO_MIN: (2, 2), NAT_PROTO_MAX: (2, 2)}
+
+
+def nat_nest(r, v6, commit):
+    """An OVS_CT_ATTR_NAT nest for a ct() of an IPv4 or IPv6 flow ('v6')
+    that has said COMMIT before the nest or not ('commit'): mostly what
+    OVS sends (src or dst, an address range, a port range, the flags),
+    else the hostile corners (both src and dst, repeats, lengths of the
+    other family or type, unknown types, flags without src or dst,
+    trailing bytes).  Returns (attribute, errno): the errno Linux 6.1's
+    parse_nat() answers, 0 if it accepts the nest."""
+    items = []
+    if r.random() < 0.6:
+        # OVS's shape: src or dst first, then a range, then flags.
+        if r.random() < 0.8:
+            items.append(r.choice([NAT_SRC, NAT_DST]))
+        items += [t for t in (NAT_IP_MIN, NAT_IP_MAX, NAT_PROTO_MIN,
+                              NAT_PROTO_MAX, NAT_PERSISTENT, NAT_PROTO_HASH,
+                              NAT_PROTO_RANDOM) if r.random() < 0.3]
+        if r.random() < 0.1:
+            items.insert(r.randrange(len(items) + 1),
+                         r.choice([NAT_SRC, NAT_DST]))
+    else:
+        items = [r.choice([NAT_SRC, NAT_DST, NAT_IP_MIN, NAT_IP_MAX,
+                           NAT_PROTO_MIN, NAT_PROTO_MAX, NAT_PERSISTENT,
+                           NAT_PROTO_HASH, NAT_PROTO_RANDOM, 0, 10, 0x3fff])
+                 for _ in range(r.randrange(0, 5))]
+    attrs = []
+    err = 0
+    have_type = have_flags = False
+    for t in items:
+        want = NAT_LENS.get(t, (0, 0))[1 if v6 else 0]
+        length = want
+        if r.random() < 0.1:
+            length = r.choice([0, 1, 2, 4, 16, 20])
+        if t in (NAT_IP_MIN, NAT_IP_MAX):
+            payload = bytes(r.randrange(256) for _ in range(length))
+        elif t in (NAT_PROTO_MIN, NAT_PROTO_MAX) and length == 2:
+            payload = u16(r.choice([0, 1, 1024, 34567, 65535]))
+        else:
+            payload = bytes(length)
+        attrs.append(attr(t, payload))
+        # Linux walks the nest in order and stops at the first refusal.
+        if err:
+            continue
+        if t > NAT_PROTO_RANDOM or length != want or t == 0:
+            err = errno.EINVAL
+        elif t in (NAT_SRC, NAT_DST):
+            if have_type:
+                err = errno.ERANGE
+            have_type = True
+        else:
+            have_flags = True
+    body = encode(attrs)
+    if r.random() < 0.05:
+        body += bytes(r.randrange(1, 4))
+        err = err or errno.EINVAL
+    if not err:
+        if not have_type:
+            err = errno.EINVAL if have_flags else 0
+        elif not commit:
+            err = errno.EINVAL
+    return attr(CT_NAT, body), err
 
 
 def ct_key(r):
