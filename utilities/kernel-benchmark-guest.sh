@@ -2,17 +2,27 @@
 # The part of utilities/kernel-benchmark.sh that runs in the qemu guest of
 # tests/qemu/kernel-guest.sh (never on its own).
 #
-# Usage: kernel-benchmark-guest.sh RAW ROUNDS SECONDS VARIANT...
+# Usage: kernel-benchmark-guest.sh [-t TESTS] RAW ROUNDS SECONDS VARIANT...
 #
 # For each of ROUNDS rounds, and for each VARIANT in turn (the order
 # rotates from round to round), loads that variant's datapath module,
 # builds the same datapath and flows with ovs-dpctl, measures, and unloads
-# it.  VARIANTs: stock (Debian's openvswitch.ko), ours (our
+# it.  TESTS, a space-separated list of the tests below (put-* and del-*
+# are one test, "puts"), runs only those; the default is all.  VARIANTs: stock (Debian's openvswitch.ko), ours (our
 # ovs_percpu.ko), ablation (ours with flow_stats_one_slot=1: every CPU's
 # hits go to the first stats slot, under its lock).  Appends
 # "ROUND VARIANT TEST VALUE" lines to RAW; higher values are better:
 #   setup     flows per second that 'ovs-dpctl add-flows' puts (1000
-#             exact-match flows, netlink included)
+#             exact-match flows, netlink included): mostly ovs-dpctl's own
+#             parsing and start-up, kept so that older results compare
+#   put-key   flows per second the datapath puts for
+#             utilities/benchmark/flow-put-benchmark (2000 exact-match
+#             flows, one OVS_FLOW_CMD_NEW with NLM_F_ACK each, by key)
+#   del-key   deletes per second of those flows, one request each, by key
+#   put-ufid, del-ufid  the same with a UFID in every request, as
+#             ovs-vswitchd sends them (deletes by UFID alone)
+#   put-batch, del-batch  the UFID requests in ovs-vswitchd's batches of
+#             50 per nl_transact_multiple()
 #   udp1      64-byte UDP packets per second the datapath forwards, one
 #             flow, sent by pktgen on CPU 0
 #   udpmany   the same over 1000 flows (one exact-match megaflow each)
@@ -30,13 +40,21 @@
 #   4 t1 <-> p1 in namespace kb1 (10.1.0.2)
 set -e
 
-raw=${1:?usage: kernel-benchmark-guest.sh RAW ROUNDS SECONDS VARIANT...}
+tests="setup puts udp1 udpmany udp2cpu tcp1 tcp8"
+if [ "$1" = -t ]; then
+    tests=$2
+    shift 2
+fi
+raw=${1:?usage: kernel-benchmark-guest.sh [-t TESTS] RAW ROUNDS SECONDS VARIANT...}
 rounds=${2:?}
 seconds=${3:?}
 shift 3
 variants="$*"
 
 conf=/run/ovs-percpu-guest
+top=$(cd "$(dirname "$0")/.." && pwd)
+# Flows of the put and delete tests.
+put_flows=2000
 OVS_BUILDDIR=${OVS_BUILDDIR:-/var/cache/ovs-percpu/ovs-build}
 PATH=$OVS_BUILDDIR/utilities:$PATH
 export OVS_RUNDIR=/tmp/bench OVS_LOGDIR=/tmp/bench
@@ -86,6 +104,14 @@ for port in $(seq 1000 1999); do
     echo "$(udp_key $port) 2"
 done > /tmp/bench/udp-flows
 ip_any="eth(),eth_type(0x0800),ipv4(frag=no)"
+
+# Returns success if test $1 was asked for.
+wanted() {
+    case " $tests " in
+        *" $1 "*) return 0 ;;
+    esac
+    return 1
+}
 
 # Loads variant $1's module and builds the datapath on it.
 load() {
@@ -185,12 +211,29 @@ measure() {
     end=$(date +%s.%N)
     n=$(ovs-dpctl dump-flows bench | grep -c 'udp(src=')
     [ "$n" -eq 1000 ] || say "$2: $n UDP flows instead of 1000"
-    echo "$1 $2 setup $(echo "$start $end" | awk '{printf "%d", 1000 / ($2 - $1)}')" >> "$raw"
-    echo "$1 $2 udp1 $(pktgen_rate 0 1000 1000)" >> "$raw"
-    echo "$1 $2 udpmany $(pktgen_rate 0 1000 1999)" >> "$raw"
-    echo "$1 $2 udp2cpu $(pktgen_rate '0 1' 1000 1000)" >> "$raw"
-    echo "$1 $2 tcp1 $(tcp_rate 1)" >> "$raw"
-    echo "$1 $2 tcp8 $(tcp_rate 8)" >> "$raw"
+    if wanted setup; then
+        echo "$1 $2 setup $(echo "$start $end" | awk '{printf "%d", 1000 / ($2 - $1)}')" >> "$raw"
+    fi
+    if wanted puts; then
+        "$top/utilities/benchmark/flow-put-benchmark" bench $put_flows \
+            > /tmp/bench/puts
+        sed "s/^/$1 $2 /" /tmp/bench/puts >> "$raw"
+    fi
+    if wanted udp1; then
+        echo "$1 $2 udp1 $(pktgen_rate 0 1000 1000)" >> "$raw"
+    fi
+    if wanted udpmany; then
+        echo "$1 $2 udpmany $(pktgen_rate 0 1000 1999)" >> "$raw"
+    fi
+    if wanted udp2cpu; then
+        echo "$1 $2 udp2cpu $(pktgen_rate '0 1' 1000 1000)" >> "$raw"
+    fi
+    if wanted tcp1; then
+        echo "$1 $2 tcp1 $(tcp_rate 1)" >> "$raw"
+    fi
+    if wanted tcp8; then
+        echo "$1 $2 tcp8 $(tcp_rate 8)" >> "$raw"
+    fi
     unload $2
 }
 

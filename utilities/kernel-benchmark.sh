@@ -4,7 +4,9 @@
 # topology, built by ovs-dpctl on both: 64-byte UDP from pktgen through one
 # flow and through 1000, one flow hit from both vCPUs, TCP with 64-byte
 # writes between two namespaces on one and eight connections, and the rate
-# of flow puts.  Each round loads each module in turn (the order rotates),
+# of flow puts (through ovs-dpctl, and through
+# utilities/benchmark/flow-put-benchmark, which measures the module's puts
+# and deletes alone).  Each round loads each module in turn (the order rotates),
 # and our module a third time with its ablation switch on
 # (flow_stats_one_slot=1: every CPU counts in the first stats slot, under
 # its lock, as one node did in the per-node design).
@@ -15,19 +17,23 @@
 # OUT/raw.txt).  The guest takes both cores: the script holds the guest
 # lock (/tmp/ovs-percpu-guest.lock) while it runs.
 #
-# Usage: kernel-benchmark.sh [-r ROUNDS] [-s SECONDS] [-o OUT]
-#   (default 3 rounds of 5-second tests, OUT /tmp/ovs-percpu-kernel-bench)
+# Usage: kernel-benchmark.sh [-r ROUNDS] [-s SECONDS] [-o OUT] [-t TESTS]
+#   (default 3 rounds of 5-second tests, OUT /tmp/ovs-percpu-kernel-bench,
+#   all tests; TESTS is a space-separated list of: setup puts udp1 udpmany
+#   udp2cpu tcp1 tcp8)
 set -e
 
 rounds=3
 seconds=5
 out=/tmp/ovs-percpu-kernel-bench
+tests="setup puts udp1 udpmany udp2cpu tcp1 tcp8"
 args="$*"
-while getopts r:s:o: opt; do
+while getopts r:s:o:t: opt; do
     case $opt in
         r) rounds=$OPTARG ;;
         s) seconds=$OPTARG ;;
         o) out=$OPTARG ;;
+        t) tests=$OPTARG ;;
         *) exit 2 ;;
     esac
 done
@@ -44,7 +50,7 @@ status=0
 flock /tmp/ovs-percpu-guest.lock "$top/tests/qemu/kernel-guest.sh" \
     -t $((rounds * (300 + 20 * seconds) + 120)) -w "$out" \
     -l "$out/console.log" -- \
-    sh "$top/utilities/kernel-benchmark-guest.sh" "$out/raw.txt" \
+    sh "$top/utilities/kernel-benchmark-guest.sh" -t "$tests" "$out/raw.txt" \
         "$rounds" "$seconds" stock ours ablation 2> "$out/guest.err" \
     || status=$?
 if [ $status -ne 0 ]; then
@@ -54,9 +60,16 @@ fi
 
 echo
 printf '%-9s %-54s %10s %14s\n' test "" ours/stock ablation/ours
-for t in setup udp1 udpmany udp2cpu tcp1 tcp8; do
+for t in $(echo " $tests " | sed 's/ puts / put-key del-key put-ufid del-ufid put-batch del-batch /'); do
     case $t in
         setup) what="flow puts per second (ovs-dpctl add-flows, 1000)" ;;
+        put-key) what="flow puts per second, one request each, by key" ;;
+        del-key) what="flow deletes per second, one request each, by key" ;;
+        put-ufid) what="flow puts per second, one request each, with UFID" ;;
+        del-ufid) what="flow deletes per second, one request each, by UFID" ;;
+        put-batch) what="flow puts per second, 50 per batch, with UFID" ;;
+        del-batch) what="flow deletes per second, 50 per batch, by UFID" ;;
+        *) echo "kernel-benchmark: no test $t" >&2; exit 2 ;;
         udp1) what="64-byte UDP, one flow, pktgen on CPU 0" ;;
         udpmany) what="64-byte UDP, 1000 flows, pktgen on CPU 0" ;;
         udp2cpu) what="64-byte UDP, one flow hit from both CPUs" ;;
