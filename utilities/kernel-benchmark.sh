@@ -3,11 +3,12 @@
 # the same qemu/TCG guest (tests/qemu/kernel-guest.sh) and the same
 # topology, built by ovs-dpctl on both: 64-byte UDP from pktgen through one
 # flow and through 1000, one flow hit from both vCPUs, TCP with 64-byte
-# writes between two namespaces on one and eight connections, and the rate
-# of flow puts (through ovs-dpctl, and through
-# utilities/benchmark/flow-put-benchmark, which measures the module's puts
-# and deletes alone).  Each round loads each module in turn (the order rotates),
-# and our module a third time with its ablation switch on
+# writes between two namespaces on one and eight connections, the rate of
+# flow puts (through ovs-dpctl, and through
+# utilities/benchmark/flow-put-benchmark, which times the module's puts and
+# deletes alone), and the rate at which our ovs-vswitchd installs flows
+# under a storm of upcalls.  Each round loads each module in turn (the
+# order rotates), and our module a third time with its ablation switch on
 # (flow_stats_one_slot=1: every CPU counts in the first stats slot, under
 # its lock, as one node did in the per-node design).
 # kernel-benchmark-guest.sh describes each test.
@@ -20,13 +21,13 @@
 # Usage: kernel-benchmark.sh [-r ROUNDS] [-s SECONDS] [-o OUT] [-t TESTS]
 #   (default 3 rounds of 5-second tests, OUT /tmp/ovs-percpu-kernel-bench,
 #   all tests; TESTS is a space-separated list of: setup puts udp1 udpmany
-#   udp2cpu tcp1 tcp8)
+#   udp2cpu tcp1 tcp8 upcalls)
 set -e
 
 rounds=3
 seconds=5
 out=/tmp/ovs-percpu-kernel-bench
-tests="setup puts udp1 udpmany udp2cpu tcp1 tcp8"
+tests="setup puts udp1 udpmany udp2cpu tcp1 tcp8 upcalls"
 args="$*"
 while getopts r:s:o:t: opt; do
     case $opt in
@@ -48,7 +49,7 @@ echo "guest: qemu TCG, 2 vCPUs, 1 GiB; $rounds rounds of ${seconds}-second tests
 
 status=0
 flock /tmp/ovs-percpu-guest.lock "$top/tests/qemu/kernel-guest.sh" \
-    -t $((rounds * (300 + 20 * seconds) + 120)) -w "$out" \
+    -t $((rounds * (360 + 25 * seconds) + 120)) -w "$out" \
     -l "$out/console.log" -- \
     sh "$top/utilities/kernel-benchmark-guest.sh" -t "$tests" "$out/raw.txt" \
         "$rounds" "$seconds" stock ours ablation 2> "$out/guest.err" \
@@ -60,7 +61,8 @@ fi
 
 echo
 printf '%-9s %-54s %10s %14s\n' test "" ours/stock ablation/ours
-for t in $(echo " $tests " | sed 's/ puts / put-key del-key put-ufid del-ufid put-batch del-batch /'); do
+puts="put-key del-key put-ufid del-ufid put-batch del-batch"
+for t in $(echo " $tests " | sed "s/ puts / $puts /"); do
     case $t in
         setup) what="flow puts per second (ovs-dpctl add-flows, 1000)" ;;
         put-key) what="flow puts per second, one request each, by key" ;;
@@ -75,6 +77,7 @@ for t in $(echo " $tests " | sed 's/ puts / put-key del-key put-ufid del-ufid pu
         udp2cpu) what="64-byte UDP, one flow hit from both CPUs" ;;
         tcp1) what="TCP, 64-byte writes, 1 connection" ;;
         tcp8) what="TCP, 64-byte writes, 8 connections" ;;
+        upcalls) what="flows ovs-vswitchd installs per second, upcall storm" ;;
     esac
     stock=$(median_of "$out/raw.txt" stock $t)
     ours=$(median_of "$out/raw.txt" ours $t)
