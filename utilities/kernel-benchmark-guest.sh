@@ -208,7 +208,8 @@ system_flows() {
 
 # Replaces the datapath "bench" by our ovs-vswitchd's bridge on k0 and k1,
 # sends pktgen's storm of new UDP flows into k0 and prints the datapath
-# flows installed per second.
+# flows installed per second.  The subshell keeps the OVS_* variables to
+# itself, and its output off the figure.
 upcall_rate() {
     ovs-dpctl del-dp bench
     rm -rf /tmp/bench/ovs
@@ -227,7 +228,7 @@ upcall_rate() {
         ovs-vsctl add-br br0 -- set bridge br0 datapath_type=system \
             fail-mode=secure -- add-port br0 k0 -- add-port br0 k1
         ovs-ofctl add-flow br0 in_port=k0,actions=output:k1
-        ovs-appctl upcall/disable-megaflows > /dev/null
+        ovs-appctl upcall/disable-megaflows
         for cpu in 0 1; do
             pg kpktgend_$cpu rem_device_all
         done
@@ -255,10 +256,19 @@ upcall_rate() {
         wait $pgpid || true
         say "upcalls: $f0 flows after warm-up, $f1 at the end;" \
             "$(ovs-appctl upcall/show | sed -n 's/^ *flows *: *//p' | head -1)"
+        echo $(( (f1 - f0) / seconds )) > /tmp/bench/upcall-rate
         ovs-appctl -t ovs-vswitchd exit --cleanup
         ovs-appctl -t ovsdb-server exit
-        echo $(( (f1 - f0) / seconds ))
-    )
+        # Until ovs-vswitchd has deleted its datapath: the module's
+        # unload waits for none.
+        i=0
+        while ovs-dpctl show system@ovs-system > /dev/null 2>&1 \
+              && [ $i -lt 100 ]; do
+            sleep 0.2
+            i=$((i + 1))
+        done
+    ) >&2
+    cat /tmp/bench/upcall-rate
 }
 
 # Runs iperf3 TCP with $1 connections and prints the bits per second
