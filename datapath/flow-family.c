@@ -79,11 +79,17 @@ static struct flow_request *parse_request(struct genl_info *info,
 	struct flow_request *req;
 	int err;
 
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	/* Not zeroed: 'match' and 'unmasked' are written whole when KEY is
+	 * given and read only then ('has_key'), and every other member is
+	 * set here.  Zeroing the request's 1.5 KiB cost every put and delete
+	 * more than parsing its key did.
+	 */
+	req = kmalloc(sizeof(*req), GFP_KERNEL);
 	if (!req) {
 		*errp = -ENOMEM;
 		return NULL;
 	}
+	req->has_key = false;
 	req->log = !a[OVS_FLOW_ATTR_PROBE];
 	err = parse_ufid(a, req);
 	if (!err && a[OVS_FLOW_ATTR_KEY]) {

@@ -1073,9 +1073,13 @@ int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
 	memset(match, 0, sizeof(*match));
 	if (!key)
 		return -EINVAL;
-	attrs = kzalloc(sizeof(*attrs), GFP_KERNEL);
+	/* The mask's half is zeroed only when there is a mask to parse into
+	 * it: nothing reads it otherwise.
+	 */
+	attrs = kmalloc(sizeof(*attrs), GFP_KERNEL);
 	if (!attrs)
 		return -ENOMEM;
+	memset(&attrs->key, 0, sizeof(attrs->key));
 
 	err = ovsp_parse_level(key, 0, false, &attrs->key, log);
 	if (err)
@@ -1091,6 +1095,7 @@ int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
 	p.out = &match->mask;
 	p.key = &match->key;
 	if (mask) {
+		memset(&attrs->mask, 0, sizeof(attrs->mask));
 		err = ovsp_parse_level(mask, 0, true, &attrs->mask, log);
 		if (err)
 			goto out;
