@@ -1062,10 +1062,7 @@ int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
 				 const struct nlattr *key,
 				 const struct nlattr *mask, bool log)
 {
-	struct {
-		struct ovsp_key_attrs key;
-		struct ovsp_key_attrs mask;
-	} *attrs;
+	struct ovsp_key_attrs *key_attrs, *mask_attrs = NULL;
 	struct ovsp_key_parse p;
 	struct ovsp_key_range full = { 0, sizeof(match->key) };
 	int err;
@@ -1073,15 +1070,19 @@ int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
 	memset(match, 0, sizeof(*match));
 	if (!key)
 		return -EINVAL;
-	attrs = kzalloc(sizeof(*attrs), GFP_KERNEL);
-	if (!attrs)
+	/* The mask's table is allocated only when there is a mask to parse
+	 * into it: the allocator may zero what it gives (init_on_alloc), and
+	 * this runs for every flow put.
+	 */
+	key_attrs = kzalloc(sizeof(*key_attrs), GFP_KERNEL);
+	if (!key_attrs)
 		return -ENOMEM;
 
-	err = ovsp_parse_level(key, 0, false, &attrs->key, log);
+	err = ovsp_parse_level(key, 0, false, key_attrs, log);
 	if (err)
 		goto out;
 	p = (struct ovsp_key_parse) {
-		.out = &match->key, .key = NULL, .attrs = &attrs->key,
+		.out = &match->key, .key = NULL, .attrs = key_attrs,
 		.mode = OVSP_PARSE_KEY, .log = log,
 	};
 	err = ovsp_key_from_attrs(&p);
@@ -1091,13 +1092,17 @@ int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
 	p.out = &match->mask;
 	p.key = &match->key;
 	if (mask) {
-		err = ovsp_parse_level(mask, 0, true, &attrs->mask, log);
+		mask_attrs = kzalloc(sizeof(*mask_attrs), GFP_KERNEL);
+		err = -ENOMEM;
+		if (!mask_attrs)
+			goto out;
+		err = ovsp_parse_level(mask, 0, true, mask_attrs, log);
 		if (err)
 			goto out;
-		err = ovsp_mask_attrs_in_key(&attrs->key, &attrs->mask, log);
+		err = ovsp_mask_attrs_in_key(key_attrs, mask_attrs, log);
 		if (err)
 			goto out;
-		p.attrs = &attrs->mask;
+		p.attrs = mask_attrs;
 		p.mode = OVSP_PARSE_MASK;
 	} else {
 		p.mode = OVSP_PARSE_EXACT;
@@ -1117,7 +1122,8 @@ int ovsp_flow_match_from_nlattrs(struct net *net, struct ovsp_flow_match *match,
 	ovsp_flow_key_mask(&match->key, &match->key, &match->mask, &full,
 			   false);
 out:
-	kfree(attrs);
+	kfree(mask_attrs);
+	kfree(key_attrs);
 	if (err)
 		memset(match, 0, sizeof(*match));
 	return err;

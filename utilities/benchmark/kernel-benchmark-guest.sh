@@ -2,17 +2,28 @@
 # The part of utilities/benchmark/kernel-benchmark.sh that runs in the
 # qemu guest of tests/qemu/kernel-guest.sh (never on its own).
 #
-# Usage: kernel-benchmark-guest.sh RAW ROUNDS SECONDS VARIANT...
+# Usage: kernel-benchmark-guest.sh [-t TESTS] RAW ROUNDS SECONDS VARIANT...
 #
 # For each of ROUNDS rounds, and for each VARIANT in turn (the order
 # rotates from round to round), loads that variant's datapath module,
 # builds the same datapath and flows with ovs-dpctl, measures, and unloads
-# it.  VARIANTs: stock (Debian's openvswitch.ko), ours (our
+# it.  TESTS, a space-separated list of the tests below (put-* and del-*
+# are one test, "puts"), runs only those; the default is all.
+# VARIANTs: stock (Debian's openvswitch.ko), ours (our
 # ovs_percpu.ko), ablation (ours with flow_stats_one_slot=1: every CPU's
 # hits go to the first stats slot, under its lock).  Appends
 # "ROUND VARIANT TEST VALUE" lines to RAW; higher values are better:
 #   setup     flows per second that 'ovs-dpctl add-flows' puts (1000
-#             exact-match flows, netlink included)
+#             exact-match flows, netlink included): mostly ovs-dpctl's own
+#             parsing and start-up, kept so that older results compare
+#   put-key   flows per second the datapath puts for
+#             utilities/benchmark/flow-put-benchmark (2000 exact-match
+#             flows, one OVS_FLOW_CMD_NEW with NLM_F_ACK each, by key)
+#   del-key   deletes per second of those flows, one request each, by key
+#   put-ufid, del-ufid  the same with a UFID in every request, as
+#             ovs-vswitchd sends them (deletes by UFID alone)
+#   put-batch, del-batch  the UFID requests in ovs-vswitchd's batches of
+#             50 per nl_transact_multiple()
 #   udp1      64-byte UDP packets per second the datapath forwards, one
 #             flow, sent by pktgen on CPU 0
 #   udpmany   the same over 1000 flows (one exact-match megaflow each)
@@ -21,6 +32,13 @@
 #   tcp1      TCP bits per second between two namespaces, 64-byte writes
 #             (TCP_NODELAY, autocorking off), one connection
 #   tcp8      the same with 8 connections
+#   upcalls   datapath flows per second that our ovs-vswitchd installs
+#             under a storm of new flows: a datapath_type=system bridge
+#             with k0 and k1 and one OpenFlow flow in_port=k0 -> k1,
+#             megaflows disabled (every UDP source port is a flow of its
+#             own), pktgen on CPU 0 cycling through 60000 source ports;
+#             the count of the datapath's flows, over SECONDS after one
+#             second of warm-up
 #
 # The datapath "bench" has four ports:
 #   1 k0 <- s0 (root namespace): pktgen's device
@@ -30,15 +48,23 @@
 #   4 t1 <-> p1 in namespace kb1 (10.1.0.2)
 set -e
 
-raw=${1:?usage: kernel-benchmark-guest.sh RAW ROUNDS SECONDS VARIANT...}
+tests="setup puts udp1 udpmany udp2cpu tcp1 tcp8 upcalls"
+if [ "$1" = -t ]; then
+    tests=$2
+    shift 2
+fi
+raw=${1:?usage: kernel-benchmark-guest.sh [-t TESTS] RAW ROUNDS SECONDS VARIANT...}
 rounds=${2:?}
 seconds=${3:?}
 shift 3
 variants="$*"
 
 conf=/run/ovs-percpu-guest
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# Flows of the put and delete tests.
+put_flows=2000
 OVS_BUILDDIR=${OVS_BUILDDIR:-/var/cache/ovs-percpu/ovs-build}
-PATH=$OVS_BUILDDIR/utilities:$PATH
+PATH=$OVS_BUILDDIR/utilities:$OVS_BUILDDIR/ovsdb:$PATH
 export OVS_RUNDIR=/tmp/bench OVS_LOGDIR=/tmp/bench
 mkdir -p /tmp/bench
 cd /tmp/bench
@@ -87,6 +113,14 @@ for port in $(seq 1000 1999); do
 done > /tmp/bench/udp-flows
 ip_any="eth(),eth_type(0x0800),ipv4(frag=no)"
 
+# Returns success if test $1 was asked for.
+wanted() {
+    case " $tests " in
+        *" $1 "*) return 0 ;;
+    esac
+    return 1
+}
+
 # Loads variant $1's module and builds the datapath on it.
 load() {
     case $1 in
@@ -106,7 +140,7 @@ load() {
 
 # Removes the datapath and the module of variant $1.
 unload() {
-    ovs-dpctl del-dp bench
+    ovs-dpctl del-dp bench 2>/dev/null || true
     case $1 in
         stock) echo stock > $conf/datapath ;;
         *) echo percpu > $conf/datapath ;;
@@ -167,6 +201,76 @@ pktgen_rate() {
     echo $(( ($1 - hit0) / seconds ))
 }
 
+# Prints the number of flows in the kernel datapath ovs-system.
+system_flows() {
+    ovs-dpctl show system@ovs-system | sed -n 's/^ *flows: *//p'
+}
+
+# Replaces the datapath "bench" by our ovs-vswitchd's bridge on k0 and k1,
+# sends pktgen's storm of new UDP flows into k0 and prints the datapath
+# flows installed per second.  The subshell keeps the OVS_* variables to
+# itself, and its output off the figure.
+upcall_rate() {
+    ovs-dpctl del-dp bench
+    rm -rf /tmp/bench/ovs
+    mkdir -p /tmp/bench/ovs
+    (
+        export OVS_RUNDIR=/tmp/bench/ovs OVS_LOGDIR=/tmp/bench/ovs \
+            OVS_DBDIR=/tmp/bench/ovs OVS_SYSCONFDIR=/tmp/bench/ovs
+        ovsdb-tool create /tmp/bench/ovs/conf.db \
+            /var/cache/ovs-percpu/ovs-src/vswitchd/vswitch.ovsschema
+        ovsdb-server --detach --no-chdir --pidfile --log-file \
+            --remote=punix:/tmp/bench/ovs/db.sock /tmp/bench/ovs/conf.db
+        ovs-vsctl --no-wait init -- set Open_vSwitch . \
+            other_config:max-idle=600000 other_config:flow-limit=200000
+        "$top/vswitchd/ovs-vswitchd" --detach --no-chdir --pidfile \
+            --log-file
+        ovs-vsctl add-br br0 -- set bridge br0 datapath_type=system \
+            fail-mode=secure -- add-port br0 k0 -- add-port br0 k1
+        ovs-ofctl add-flow br0 in_port=k0,actions=output:k1
+        ovs-appctl upcall/disable-megaflows
+        for cpu in 0 1; do
+            pg kpktgend_$cpu rem_device_all
+        done
+        dev=s0@0
+        pg kpktgend_0 "add_device $dev"
+        pg $dev "count 0"
+        pg $dev "clone_skb 0"
+        pg $dev "pkt_size 60"
+        pg $dev "delay 0"
+        pg $dev "dst_mac 02:00:00:00:00:02"
+        pg $dev "src_min 10.4.0.1"
+        pg $dev "src_max 10.4.0.1"
+        pg $dev "dst 10.2.0.2"
+        pg $dev "udp_src_min 1024"
+        pg $dev "udp_src_max 61023"
+        pg $dev "udp_dst_min 2000"
+        pg $dev "udp_dst_max 2000"
+        echo start > /proc/net/pktgen/pgctrl &
+        pgpid=$!
+        sleep 1
+        f0=$(system_flows)
+        sleep "$seconds"
+        f1=$(system_flows)
+        echo stop > /proc/net/pktgen/pgctrl
+        wait $pgpid || true
+        say "upcalls: $f0 flows after warm-up, $f1 at the end;" \
+            "$(ovs-appctl upcall/show | sed -n 's/^ *flows *: *//p' | head -1)"
+        echo $(( (f1 - f0) / seconds )) > /tmp/bench/upcall-rate
+        ovs-appctl -t ovs-vswitchd exit --cleanup
+        ovs-appctl -t ovsdb-server exit
+        # Until ovs-vswitchd has deleted its datapath: the module's
+        # unload waits for none.
+        i=0
+        while ovs-dpctl show system@ovs-system > /dev/null 2>&1 \
+              && [ $i -lt 100 ]; do
+            sleep 0.2
+            i=$((i + 1))
+        done
+    ) >&2
+    cat /tmp/bench/upcall-rate
+}
+
 # Runs iperf3 TCP with $1 connections and prints the bits per second
 # received.
 tcp_rate() {
@@ -185,12 +289,32 @@ measure() {
     end=$(date +%s.%N)
     n=$(ovs-dpctl dump-flows bench | grep -c 'udp(src=')
     [ "$n" -eq 1000 ] || say "$2: $n UDP flows instead of 1000"
-    echo "$1 $2 setup $(echo "$start $end" | awk '{printf "%d", 1000 / ($2 - $1)}')" >> "$raw"
-    echo "$1 $2 udp1 $(pktgen_rate 0 1000 1000)" >> "$raw"
-    echo "$1 $2 udpmany $(pktgen_rate 0 1000 1999)" >> "$raw"
-    echo "$1 $2 udp2cpu $(pktgen_rate '0 1' 1000 1000)" >> "$raw"
-    echo "$1 $2 tcp1 $(tcp_rate 1)" >> "$raw"
-    echo "$1 $2 tcp8 $(tcp_rate 8)" >> "$raw"
+    if wanted setup; then
+        echo "$1 $2 setup $(echo "$start $end" | awk '{printf "%d", 1000 / ($2 - $1)}')" >> "$raw"
+    fi
+    if wanted puts; then
+        "$top/utilities/benchmark/flow-put-benchmark" bench $put_flows \
+            > /tmp/bench/puts
+        sed "s/^/$1 $2 /" /tmp/bench/puts >> "$raw"
+    fi
+    if wanted udp1; then
+        echo "$1 $2 udp1 $(pktgen_rate 0 1000 1000)" >> "$raw"
+    fi
+    if wanted udpmany; then
+        echo "$1 $2 udpmany $(pktgen_rate 0 1000 1999)" >> "$raw"
+    fi
+    if wanted udp2cpu; then
+        echo "$1 $2 udp2cpu $(pktgen_rate '0 1' 1000 1000)" >> "$raw"
+    fi
+    if wanted tcp1; then
+        echo "$1 $2 tcp1 $(tcp_rate 1)" >> "$raw"
+    fi
+    if wanted tcp8; then
+        echo "$1 $2 tcp8 $(tcp_rate 8)" >> "$raw"
+    fi
+    if wanted upcalls; then
+        echo "$1 $2 upcalls $(upcall_rate)" >> "$raw"
+    fi
     unload $2
 }
 

@@ -3,9 +3,12 @@
 # the same qemu/TCG guest (tests/qemu/kernel-guest.sh) and the same
 # topology, built by ovs-dpctl on both: 64-byte UDP from pktgen through one
 # flow and through 1000, one flow hit from both vCPUs, TCP with 64-byte
-# writes between two namespaces on one and eight connections, and the rate
-# of flow puts.  Each round loads each module in turn (the order rotates),
-# and our module a third time with its ablation switch on
+# writes between two namespaces on one and eight connections, the rate of
+# flow puts (through ovs-dpctl, and through
+# utilities/benchmark/flow-put-benchmark, which times the module's puts and
+# deletes alone), and the rate at which our ovs-vswitchd installs flows
+# under a storm of upcalls.  Each round loads each module in turn (the
+# order rotates), and our module a third time with its ablation switch on
 # (flow_stats_one_slot=1: every CPU counts in the first stats slot, under
 # its lock, as one node did in the per-node design).
 # kernel-benchmark-guest.sh describes each test.
@@ -15,19 +18,23 @@
 # OUT/raw.txt).  The guest takes both cores: the script holds the guest
 # lock (/tmp/ovs-percpu-guest.lock) while it runs.
 #
-# Usage: kernel-benchmark.sh [-r ROUNDS] [-s SECONDS] [-o OUT]
-#   (default 3 rounds of 5-second tests, OUT /tmp/ovs-percpu-kernel-bench)
+# Usage: kernel-benchmark.sh [-r ROUNDS] [-s SECONDS] [-o OUT] [-t TESTS]
+#   (default 3 rounds of 5-second tests, OUT /tmp/ovs-percpu-kernel-bench,
+#   all tests; TESTS is a space-separated list of: setup puts udp1 udpmany
+#   udp2cpu tcp1 tcp8 upcalls)
 set -e
 
 rounds=3
 seconds=5
 out=/tmp/ovs-percpu-kernel-bench
+tests="setup puts udp1 udpmany udp2cpu tcp1 tcp8 upcalls"
 args="$*"
-while getopts r:s:o: opt; do
+while getopts r:s:o:t: opt; do
     case $opt in
         r) rounds=$OPTARG ;;
         s) seconds=$OPTARG ;;
         o) out=$OPTARG ;;
+        t) tests=$OPTARG ;;
         *) exit 2 ;;
     esac
 done
@@ -42,9 +49,9 @@ echo "guest: qemu TCG, 2 vCPUs, 1 GiB; $rounds rounds of ${seconds}-second tests
 
 status=0
 flock /tmp/ovs-percpu-guest.lock "$top/tests/qemu/kernel-guest.sh" \
-    -t $((rounds * (300 + 20 * seconds) + 120)) -w "$out" \
+    -t $((rounds * (360 + 25 * seconds) + 120)) -w "$out" \
     -l "$out/console.log" -- \
-    sh "$top/utilities/benchmark/kernel-benchmark-guest.sh" "$out/raw.txt" \
+    sh "$top/utilities/benchmark/kernel-benchmark-guest.sh" -t "$tests" "$out/raw.txt" \
         "$rounds" "$seconds" stock ours ablation 2> "$out/guest.err" \
     || status=$?
 if [ $status -ne 0 ]; then
@@ -54,14 +61,23 @@ fi
 
 echo
 printf '%-9s %-54s %10s %14s\n' test "" ours/stock ablation/ours
-for t in setup udp1 udpmany udp2cpu tcp1 tcp8; do
+puts="put-key del-key put-ufid del-ufid put-batch del-batch"
+for t in $(echo " $tests " | sed "s/ puts / $puts /"); do
     case $t in
         setup) what="flow puts per second (ovs-dpctl add-flows, 1000)" ;;
+        put-key) what="flow puts per second, one request each, by key" ;;
+        del-key) what="flow deletes per second, one request each, by key" ;;
+        put-ufid) what="flow puts per second, one request each, with UFID" ;;
+        del-ufid) what="flow deletes per second, one request each, by UFID" ;;
+        put-batch) what="flow puts per second, 50 per batch, with UFID" ;;
+        del-batch) what="flow deletes per second, 50 per batch, by UFID" ;;
+        *) echo "kernel-benchmark: no test $t" >&2; exit 2 ;;
         udp1) what="64-byte UDP, one flow, pktgen on CPU 0" ;;
         udpmany) what="64-byte UDP, 1000 flows, pktgen on CPU 0" ;;
         udp2cpu) what="64-byte UDP, one flow hit from both CPUs" ;;
         tcp1) what="TCP, 64-byte writes, 1 connection" ;;
         tcp8) what="TCP, 64-byte writes, 8 connections" ;;
+        upcalls) what="flows ovs-vswitchd installs per second, upcall storm" ;;
     esac
     stock=$(median_of "$out/raw.txt" stock $t)
     ours=$(median_of "$out/raw.txt" ours $t)
