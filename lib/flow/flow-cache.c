@@ -63,6 +63,7 @@ flow_cache_clear_position(struct flow_cache *cache, size_t i,
     struct flow_cache_header_entry *ipv4 = &cache->ipv4_entries[i].header;
     struct flow_cache_header_entry *ipv6 = &cache->ipv6_entries[i].header;
     struct flow_cache_header_entry *tnl = &cache->tnl_entries[i].header;
+    struct flow_cache_header_entry *tnl6 = &cache->tnl6_entries[i].header;
     struct flow_cache_entry *e = &cache->entries[i];
 
     if (ipv4->flow && drop(ipv4->flow)) {
@@ -73,6 +74,9 @@ flow_cache_clear_position(struct flow_cache *cache, size_t i,
     }
     if (tnl->flow && drop(tnl->flow)) {
         flow_cache_header_entry_clear(tnl);
+    }
+    if (tnl6->flow && drop(tnl6->flow)) {
+        flow_cache_header_entry_clear(tnl6);
     }
     if (e->flow && drop(e->flow)) {
         flow_cache_entry_clear(e);
@@ -173,7 +177,8 @@ flow_cache_insert_header(struct flow_cache *cache,
 
     ovs_assert(key->n_words == HEADER_KEY_IPV4_WORDS
                || key->n_words == HEADER_KEY_IPV6_WORDS
-               || key->n_words == HEADER_KEY_TNL_WORDS);
+               || key->n_words == HEADER_KEY_TNL_WORDS
+               || key->n_words == HEADER_KEY_TNL6_WORDS);
     if (flow_cache_ref(flow)) {
         flow_cache_header_entry_clear(victim);
         victim->flow = flow;
@@ -192,7 +197,7 @@ flow_cache_insert_header(struct flow_cache *cache,
  * 'n_removed' leaves no megaflow of those removals in the cache: it sees
  * each of them dead, and flow_cache_insert() takes no dead megaflow.  So
  * until the count moves, there is nothing to sweep, and this returns at
- * once: an idle forwarding thread's round does not walk the cache's 7 MB,
+ * once: an idle forwarding thread's round does not walk the cache's 10 MB,
  * 8 cold entries at a time, for nothing. */
 void
 flow_cache_sweep(struct flow_cache *cache, uint64_t n_removed)
