@@ -28,6 +28,12 @@
  * pass releases the removed megaflows the cache holds and keeps the rest,
  * and flow_cache_insert() takes no removed megaflow.
  *
+ * "header-sizes": each header-key table of the exact-match cache takes 14
+ * bits of a key's hash for each of its two candidate positions
+ * (FLOW_CACHE_HEADER_ENTRIES), the miniflow table 13: three keys whose
+ * hashes differ only in bits 26 and 27 are all cached by header key, and
+ * two of them by miniflow.
+ *
  * "drafts": a megaflow built outside the table's mutex
  * (megaflow_draft_build()) is found, once installed, by the lookups that
  * mask a packet's key; one the table refuses (at its maximum) is not, and
@@ -273,6 +279,8 @@ count_cached(const struct flow_cache *cache, const struct megaflow *flow)
 
     for (size_t i = 0; i < FLOW_CACHE_ENTRIES; i++) {
         n += cache->entries[i].flow == flow;
+    }
+    for (size_t i = 0; i < FLOW_CACHE_HEADER_ENTRIES; i++) {
         n += cache->ipv4_entries[i].header.flow == flow;
         n += cache->ipv6_entries[i].header.flow == flow;
     }
@@ -358,14 +366,16 @@ test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
         test_fail("a removed megaflow was cached again: %"PRIuSIZE
                   " entries hold it", count_cached(cache, a));
     }
-    calls = sweep_until_pass_ends(cache, table, 2 * FLOW_CACHE_ENTRIES);
-    printf("one pass over %u entries: %"PRIuSIZE" calls\n",
-           FLOW_CACHE_ENTRIES, calls);
+    calls = sweep_until_pass_ends(cache, table,
+                                  2 * FLOW_CACHE_HEADER_ENTRIES);
+    printf("one pass over %u positions: %"PRIuSIZE" calls\n",
+           FLOW_CACHE_HEADER_ENTRIES, calls);
     printf("after the pass: a cached %"PRIuSIZE" times, b %"PRIuSIZE"\n",
            count_cached(cache, a), count_cached(cache, b));
 
     /* The pass saw every removal: the sweep stops again. */
-    calls = sweep_until_pass_ends(cache, table, 2 * FLOW_CACHE_ENTRIES);
+    calls = sweep_until_pass_ends(cache, table,
+                                  2 * FLOW_CACHE_HEADER_ENTRIES);
     printf("then: %"PRIuSIZE" calls move the sweep\n", calls);
 
     /* 'b' removed: before any sweep, a lookup by either key drops it, and
@@ -387,6 +397,50 @@ test_sweep(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     }
     printf("b removed: found by no key, then cached %"PRIuSIZE
            " times\n", count_cached(cache, b));
+
+    flow_cache_destroy(cache);
+    flow_table_destroy(table);
+    ovsrcu_quiesce();
+}
+
+static void
+test_header_sizes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+{
+    static const uint32_t n_words[] = {
+        HEADER_KEY_IPV4_WORDS, HEADER_KEY_IPV6_WORDS, HEADER_KEY_TNL_WORDS,
+        HEADER_KEY_TNL6_WORDS,
+    };
+    static const uint32_t hashes[3] = { 5, 5 | (1u << 26), 5 | (1u << 27) };
+    struct flow_table *table = flow_table_create(1);
+    struct flow_cache *cache = flow_cache_create();
+    struct packet_key keys[3];
+    struct megaflow *flows[3];
+    size_t n_found = 0;
+
+    for (int i = 0; i < 3; i++) {
+        flows[i] = install_cached_flow(table, i + 1, hashes[i], &keys[i]);
+        flow_cache_insert(cache, &keys[i], flows[i]);
+    }
+    for (int i = 0; i < 3; i++) {
+        n_found += flow_cache_lookup(cache, &keys[i]) == flows[i];
+    }
+    printf("miniflows: %"PRIuSIZE" of 3 cached\n", n_found);
+
+    for (size_t t = 0; t < ARRAY_SIZE(n_words); t++) {
+        struct header_key header_keys[3];
+
+        n_found = 0;
+        for (int i = 0; i < 3; i++) {
+            header_keys[i] = cached_header_key(i + 1, hashes[i], n_words[t]);
+            flow_cache_insert_header(cache, &header_keys[i], flows[i]);
+        }
+        for (int i = 0; i < 3; i++) {
+            n_found += (flow_cache_lookup_header(cache, &header_keys[i])
+                        == flows[i]);
+        }
+        printf("header keys of %"PRIu32" words: %"PRIuSIZE" of 3 cached\n",
+               n_words[t], n_found);
+    }
 
     flow_cache_destroy(cache);
     flow_table_destroy(table);
@@ -676,6 +730,7 @@ main(int argc, char *argv[])
     static const struct test_command commands[] = {
         { "shapes", test_shapes },
         { "sweep", test_sweep },
+        { "header-sizes", test_header_sizes },
         { "drafts", test_drafts },
         { "one-allocation", test_one_allocation },
         { "slot-pools", test_slot_pools },

@@ -43,15 +43,17 @@
  *       decapsulated packets, IPv4 and IPv6, UDP and TCP, untagged and
  *       tagged inner frames, with the tunnel metadata of Geneve with
  *       options of 8 (OVN's), 12 (the last word in part beyond the
- *       options) and 16 bytes (the most a key covers) and of VXLAN,
- *       changes each byte of the tunnel metadata up to 8 bytes beyond the
- *       options a key covers, and each byte of the inner frame, to several
- *       values, and checks each pair.
+ *       options) and 16 bytes (the most a key covers) and of VXLAN, each
+ *       over IPv4 and over IPv6 outer headers, changes each byte of the
+ *       tunnel metadata up to 8 bytes beyond the options a key covers,
+ *       and each byte of the inner frame, to several values, and checks
+ *       each pair.
  *
  *   test-header-key tunnel-shapes
  *       Checks that decapsulated packets whose tunnel metadata no tunnel
- *       key covers get none, and that a frame gets different keys as a
- *       received and as a decapsulated packet. */
+ *       key covers get none, over IPv4 and over IPv6, and that a frame
+ *       gets different keys as a received and as a decapsulated packet,
+ *       and over IPv4 and over IPv6. */
 
 #include <config.h>
 
@@ -558,13 +560,22 @@ enum test_tnl_kind {
     TEST_TNL_GENEVE_12,         /* Geneve, one option with 8 bytes of data. */
     TEST_TNL_GENEVE_16,         /* Geneve, two OVN-shaped options. */
     TEST_TNL_VXLAN,             /* VXLAN, no options. */
+    TEST_TNL6_GENEVE_8,         /* The same four over IPv6. */
+    TEST_TNL6_GENEVE_12,
+    TEST_TNL6_GENEVE_16,
+    TEST_TNL6_VXLAN,
     TEST_N_TNL_KINDS
 };
 
 /* Names of the test_tnl_kind's. */
 static const char *const test_tnl_names[TEST_N_TNL_KINDS] = {
     "geneve 8", "geneve 12", "geneve 16", "vxlan",
+    "ipv6 geneve 8", "ipv6 geneve 12", "ipv6 geneve 16", "ipv6 vxlan",
 };
+
+/* Number of test_tnl_kind's over IPv4, each of which has its IPv6 twin at
+ * this many kinds further. */
+#define TEST_TNL_N_IPV4 4
 
 /* Bytes of a 'struct flow_tnl' that the tunnel mutations change: all
  * before the options, the options a key covers and 8 bytes more. */
@@ -573,8 +584,9 @@ static const char *const test_tnl_names[TEST_N_TNL_KINDS] = {
 
 /* Fills 'tnl' with the tunnel metadata of 'kind', as a tunnel vport's
  * receive path leaves it: every field zero but those the tunnel's parser
- * sets, and the options' bytes beyond their length left as the packet's
- * metadata held them (here 0xa5). */
+ * sets (the IPv4 addresses or, for an IPv6 kind, the IPv6 ones), and the
+ * options' bytes beyond their length left as the packet's metadata held
+ * them (here 0xa5). */
 static void
 test_tnl(struct flow_tnl *tnl, enum test_tnl_kind kind)
 {
@@ -585,12 +597,28 @@ test_tnl(struct flow_tnl *tnl, enum test_tnl_kind kind)
     static const uint8_t opt12[12] = {
         0xff, 0xff, 0x01, 0x02, 1, 2, 3, 4, 5, 6, 7, 8,
     };
-    bool geneve = kind != TEST_TNL_VXLAN;
+    static const struct in6_addr ipv6_dst = { { {
+        0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x88,
+    } } };
+    static const struct in6_addr ipv6_src = { { {
+        0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x92,
+    } } };
+    bool ipv6 = kind >= TEST_TNL_N_IPV4;
+    bool geneve;
 
+    if (ipv6) {
+        kind -= TEST_TNL_N_IPV4;
+    }
+    geneve = kind != TEST_TNL_VXLAN;
     memset(tnl, 0, sizeof *tnl);
     memset(tnl->metadata.opts.u8, 0xa5, sizeof tnl->metadata.opts.u8);
-    tnl->ip_dst = htonl(0xc0a80a01);
-    tnl->ip_src = htonl(0xc0a80a02);
+    if (ipv6) {
+        tnl->ipv6_dst = ipv6_dst;
+        tnl->ipv6_src = ipv6_src;
+    } else {
+        tnl->ip_dst = htonl(0xc0a80a01);
+        tnl->ip_src = htonl(0xc0a80a02);
+    }
     tnl->tun_id = htonll(geneve ? 0x123456 : 0x64);
     tnl->flags = FLOW_TNL_F_KEY | (geneve ? FLOW_TNL_F_UDPIF : 0);
     tnl->ip_tos = 0x02;
@@ -608,6 +636,10 @@ test_tnl(struct flow_tnl *tnl, enum test_tnl_kind kind)
         memcpy(tnl->metadata.opts.u8, opt12, sizeof opt12);
         break;
     case TEST_TNL_VXLAN:
+    case TEST_TNL6_GENEVE_8:
+    case TEST_TNL6_GENEVE_12:
+    case TEST_TNL6_GENEVE_16:
+    case TEST_TNL6_VXLAN:
     case TEST_N_TNL_KINDS:
     default:
         break;
@@ -705,8 +737,8 @@ static void
 test_tunnel_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 {
     struct test_frame frames[TEST_N_FRAMES];
-    struct header_key plain, tunnel;
-    struct flow_tnl tnl, base;
+    struct header_key plain, tunnel, tunnel6;
+    struct flow_tnl tnl, base, base6;
     struct dp_packet *p;
     uint16_t tcp_flags;
 
@@ -724,7 +756,13 @@ test_tunnel_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     tnl = base;
     tnl.ip_dst = 0;
     tnl.ipv6_dst.s6_addr[15] = 1;
-    test_tunnel_no_key(&frames[0], &tnl, "an ipv6 tunnel destination");
+    test_tunnel_no_key(&frames[0], &tnl,
+                       "an ipv6 tunnel destination, an ipv4 source");
+
+    tnl = base;
+    tnl.ipv6_dst.s6_addr[15] = 1;
+    test_tunnel_no_key(&frames[0], &tnl,
+                       "an ipv4 and an ipv6 tunnel destination");
 
     tnl = base;
     tnl.gbp_id = htons(1);
@@ -743,6 +781,33 @@ test_tunnel_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     tnl.metadata.present.map = 1;
     test_tunnel_no_key(&frames[0], &tnl, "decoded options");
 
+    test_tnl(&base6, TEST_TNL6_GENEVE_8);
+
+    tnl = base6;
+    memset(&tnl.ipv6_dst, 0, sizeof tnl.ipv6_dst);
+    test_tunnel_no_key(&frames[0], &tnl, "ipv6: no tunnel destination");
+
+    tnl = base6;
+    tnl.ip_src = htonl(0xc0a80a02);
+    test_tunnel_no_key(&frames[0], &tnl, "ipv6: an ipv4 tunnel source");
+
+    tnl = base6;
+    tnl.gbp_flags = 1;
+    test_tunnel_no_key(&frames[0], &tnl, "ipv6: vxlan gbp flags");
+
+    tnl = base6;
+    tnl.gtpu_msgtype = 1;
+    test_tunnel_no_key(&frames[0], &tnl, "ipv6: a gtp-u message type");
+
+    tnl = base6;
+    tnl.metadata.present.len = HEADER_KEY_TNL_OPT_BYTES + 4;
+    test_tunnel_no_key(&frames[0], &tnl, "ipv6: 20 bytes of options");
+
+    tnl = base6;
+    tnl.flags &= ~FLOW_TNL_F_UDPIF;
+    tnl.metadata.present.map = 1;
+    test_tunnel_no_key(&frames[0], &tnl, "ipv6: decoded options");
+
     /* The same frame received and decapsulated, on the same port. */
     p = dp_packet_clone_data(frames[0].bytes, frames[0].len);
     pkt_metadata_init(&p->md, u32_to_odp(3));
@@ -759,10 +824,23 @@ test_tunnel_shapes(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
         test_fail("udp: no tunnel header key");
     }
     dp_packet_delete(p);
+    p = dp_packet_clone_data(frames[0].bytes, frames[0].len);
+    pkt_metadata_init(&p->md, u32_to_odp(3));
+    p->md.tunnel = base6;
+    p->packet_type = htonl(PT_ETH);
+    if (!header_key_extract_tunnel(&tunnel6, p, &tcp_flags)) {
+        test_fail("udp: no tunnel header key over ipv6");
+    }
+    dp_packet_delete(p);
     if (header_key_equal(&plain, &tunnel)) {
         test_fail("udp: the same key received and decapsulated");
     }
     printf("udp: different keys received and decapsulated\n");
+    if (header_key_equal(&tunnel, &tunnel6)
+        || tunnel6.n_words != HEADER_KEY_TNL6_WORDS) {
+        test_fail("udp: the same key decapsulated over ipv4 and ipv6");
+    }
+    printf("udp: different keys decapsulated over ipv4 and ipv6\n");
 }
 
 int

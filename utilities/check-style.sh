@@ -42,6 +42,7 @@ waivers='lib/datapath.c|Line lacks whitespace around operator|struct dp_port ***
 lib/dp-meter.c|Line lacks whitespace around operator|unsigned int (**countp)(void)
 lib/dp-meter.c|Line lacks whitespace around operator|= CONST_CAST(unsigned int (**)(void),
 utilities/benchmark/ovs-percpu-benchmark.c|Line lacks whitespace around operator|FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
+utilities/benchmark/ovs-percpu-benchmark.c|Line lacks whitespace around operator|char *path = xasprintf("/tmp/ovs-percpu-benchmark.%ld.ctl",
 utilities/benchmark/ovs-percpu-benchmark.c|Are you sure you need to use ovsrcu_barrier(), in most cases ovsrcu_synchronize() will be fine?|ovsrcu_barrier();'
 
 # OVS's style.  The kernel shim and the files built on it stand in for

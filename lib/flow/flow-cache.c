@@ -27,7 +27,7 @@
 
 /* Entries swept per flow_cache_sweep() call. */
 #define FLOW_CACHE_SWEEP_BATCH 8
-BUILD_ASSERT_DECL(FLOW_CACHE_ENTRIES % FLOW_CACHE_SWEEP_BATCH == 0);
+BUILD_ASSERT_DECL(FLOW_CACHE_HEADER_ENTRIES % FLOW_CACHE_SWEEP_BATCH == 0);
 
 /* Creates an empty cache, for one thread's exclusive use. */
 struct flow_cache *
@@ -55,7 +55,8 @@ flow_cache_header_entry_clear(struct flow_cache_header_entry *e)
 }
 
 /* Empties the entries at position 'i' of each of the tables of 'cache' that
- * hold a megaflow for which 'drop' returns true. */
+ * have one (the miniflow table's positions end before the header tables')
+ * and hold a megaflow for which 'drop' returns true. */
 static void
 flow_cache_clear_position(struct flow_cache *cache, size_t i,
                           bool (*drop)(const struct megaflow *))
@@ -63,7 +64,9 @@ flow_cache_clear_position(struct flow_cache *cache, size_t i,
     struct flow_cache_header_entry *ipv4 = &cache->ipv4_entries[i].header;
     struct flow_cache_header_entry *ipv6 = &cache->ipv6_entries[i].header;
     struct flow_cache_header_entry *tnl = &cache->tnl_entries[i].header;
-    struct flow_cache_entry *e = &cache->entries[i];
+    struct flow_cache_header_entry *tnl6 = &cache->tnl6_entries[i].header;
+    struct flow_cache_entry *e = (i < FLOW_CACHE_ENTRIES
+                                  ? &cache->entries[i] : NULL);
 
     if (ipv4->flow && drop(ipv4->flow)) {
         flow_cache_header_entry_clear(ipv4);
@@ -74,7 +77,10 @@ flow_cache_clear_position(struct flow_cache *cache, size_t i,
     if (tnl->flow && drop(tnl->flow)) {
         flow_cache_header_entry_clear(tnl);
     }
-    if (e->flow && drop(e->flow)) {
+    if (tnl6->flow && drop(tnl6->flow)) {
+        flow_cache_header_entry_clear(tnl6);
+    }
+    if (e && e->flow && drop(e->flow)) {
         flow_cache_entry_clear(e);
     }
 }
@@ -97,7 +103,7 @@ flow_cache_drop_dead(const struct megaflow *flow)
 void
 flow_cache_flush(struct flow_cache *cache)
 {
-    for (size_t i = 0; i < FLOW_CACHE_ENTRIES; i++) {
+    for (size_t i = 0; i < FLOW_CACHE_HEADER_ENTRIES; i++) {
         flow_cache_clear_position(cache, i, flow_cache_drop_any);
     }
 }
@@ -173,7 +179,8 @@ flow_cache_insert_header(struct flow_cache *cache,
 
     ovs_assert(key->n_words == HEADER_KEY_IPV4_WORDS
                || key->n_words == HEADER_KEY_IPV6_WORDS
-               || key->n_words == HEADER_KEY_TNL_WORDS);
+               || key->n_words == HEADER_KEY_TNL_WORDS
+               || key->n_words == HEADER_KEY_TNL6_WORDS);
     if (flow_cache_ref(flow)) {
         flow_cache_header_entry_clear(victim);
         victim->flow = flow;
@@ -192,7 +199,7 @@ flow_cache_insert_header(struct flow_cache *cache,
  * 'n_removed' leaves no megaflow of those removals in the cache: it sees
  * each of them dead, and flow_cache_insert() takes no dead megaflow.  So
  * until the count moves, there is nothing to sweep, and this returns at
- * once: an idle forwarding thread's round does not walk the cache's 7 MB,
+ * once: an idle forwarding thread's round does not walk the cache's 14 MB,
  * 8 cold entries at a time, for nothing. */
 void
 flow_cache_sweep(struct flow_cache *cache, uint64_t n_removed)
@@ -206,7 +213,7 @@ flow_cache_sweep(struct flow_cache *cache, uint64_t n_removed)
     for (int i = 0; i < FLOW_CACHE_SWEEP_BATCH; i++) {
         flow_cache_clear_position(cache, cache->sweep_pos,
                                   flow_cache_drop_dead);
-        cache->sweep_pos = (cache->sweep_pos + 1) & FLOW_CACHE_MASK;
+        cache->sweep_pos = (cache->sweep_pos + 1) & FLOW_CACHE_HEADER_MASK;
     }
     if (!cache->sweep_pos) {
         cache->swept_removed = cache->pass_removed;

@@ -53,17 +53,19 @@
  * A packet that a tunnel vport decapsulated (Geneve, VXLAN, GRE with an
  * Ethernet payload) carries tunnel metadata, which miniflow_extract() also
  * reads.  If its inner frame has one of the shapes above, and its metadata
- * is that of an IPv4 tunnel with nothing set beyond the addresses, tunnel
- * ID, flags, ToS, TTL and UDP ports but up to HEADER_KEY_TNL_OPT_BYTES of
- * undecoded Geneve options, it gets a tunnel header key of 14 words: the
- * inner frame's key, zero-filled to 8 words, then those fields and
- * options as miniflow_extract() takes them (header_key_fill_tunnel()),
- * with the tunnel port as its port.  Any other decapsulated packet (IPv6
- * outer addresses, GBP, ERSPAN or GTP-U fields, more options, decoded
- * ones, an IP payload as ipip and L3 GRE carry) gets none and is looked up
- * by its miniflow (coverage counters percpu_tunnel_header_key and
- * percpu_tunnel_no_header_key count both).  The same tests check the
- * claim for these keys with every byte of the metadata changed.
+ * is that of an IPv4 or IPv6 tunnel with nothing set beyond the addresses,
+ * tunnel ID, flags, ToS, TTL and UDP ports but up to
+ * HEADER_KEY_TNL_OPT_BYTES of undecoded Geneve options, it gets a tunnel
+ * header key: the inner frame's key, zero-filled to 8 words, then those
+ * fields and options as miniflow_extract() takes them
+ * (header_key_fill_tunnel()), with the tunnel port as its port; 14 words
+ * in all with IPv4 outer addresses, 17 with IPv6 ones.  Any other
+ * decapsulated packet (GBP, ERSPAN or GTP-U fields, more options, decoded
+ * ones, both IPv4 and IPv6 addresses, an IP payload as ipip and L3 GRE
+ * carry) gets none and is looked up by its miniflow (coverage counters
+ * percpu_tunnel_header_key and percpu_tunnel_no_header_key count both).
+ * The same tests check the claim for these keys with every byte of the
+ * metadata changed.
  *
  * A header key lives on the stack of the thread that received the packet or
  * in that thread's exact-match cache; it is never shared. */
@@ -94,13 +96,18 @@
 
 /* Words of a tunnel header key's metadata part
  * (header_key_fill_tunnel()): the outer addresses, the tunnel ID, the
- * flags, ToS, TTL and ports, the options' present word, the options. */
+ * flags, ToS, TTL and ports, the options' present word, the options: with
+ * IPv4 outer addresses, one word for both; with IPv6 ones, four. */
 #define HEADER_KEY_TNL_MD_WORDS (4 + HEADER_KEY_TNL_OPT_WORDS)
+#define HEADER_KEY_TNL6_MD_WORDS (7 + HEADER_KEY_TNL_OPT_WORDS)
 
 /* Words of a tunnel header key: the inner frame's key, as an IPv6 one's
- * words long (an IPv4 one's zero-filled), then the metadata part. */
+ * words long (an IPv4 one's zero-filled), then the metadata part, of an
+ * IPv4 tunnel or (TNL6) an IPv6 one. */
 #define HEADER_KEY_TNL_WORDS (HEADER_KEY_IPV6_WORDS + HEADER_KEY_TNL_MD_WORDS)
-#define HEADER_KEY_MAX_WORDS HEADER_KEY_TNL_WORDS
+#define HEADER_KEY_TNL6_WORDS (HEADER_KEY_IPV6_WORDS \
+                               + HEADER_KEY_TNL6_MD_WORDS)
+#define HEADER_KEY_MAX_WORDS HEADER_KEY_TNL6_WORDS
 
 /* Offset of the L4 header in an untagged IPv6 frame. */
 #define HEADER_KEY_IPV6_L4_OFS (ETH_HEADER_LEN + IPV6_HEADER_LEN)
@@ -123,8 +130,8 @@ struct header_key {
                                  * first 'n_words' count. */
     uint32_t hash;              /* The packet's RSS hash. */
     uint32_t in_port;           /* The port it was received on. */
-    uint32_t n_words;           /* HEADER_KEY_IPV4_WORDS, _IPV6_WORDS or
-                                 * _TNL_WORDS. */
+    uint32_t n_words;           /* HEADER_KEY_IPV4_WORDS, _IPV6_WORDS,
+                                 * _TNL_WORDS or _TNL6_WORDS. */
 };
 
 /* Returns the 8 bytes at 'p' as a word, in memory order. */
@@ -476,7 +483,9 @@ header_key_extract(struct header_key *key, struct dp_packet *packet,
 
 /* Fills 'words' with the metadata part of a tunnel header key from
  * 'md', the metadata of a packet decapsulated by a tunnel vport, and
- * returns true, or returns false if the packet gets no tunnel header key.
+ * returns how many words it filled (HEADER_KEY_TNL_MD_WORDS for an IPv4
+ * tunnel, HEADER_KEY_TNL6_MD_WORDS for an IPv6 one), or returns 0 if the
+ * packet gets no tunnel header key.
  *
  * miniflow_extract() copies into the miniflow, of the tunnel metadata,
  * the whole of 'struct flow_tnl' before its options (every byte, the flags
@@ -485,62 +494,80 @@ header_key_extract(struct header_key *key, struct dp_packet *packet,
  * their length is not zero, the present word (the length and the bytes
  * beside it) and the options in whole words, the bytes beyond the length
  * in the last one included; with decoded options, the whole of them if
- * their map is not zero.  A key covers the IPv4 outer addresses, the
- * tunnel ID, the 8 bytes of flags, ToS, TTL and UDP ports, and up to
+ * their map is not zero.  A key covers the outer addresses of one family,
+ * the tunnel ID, the 8 bytes of flags, ToS, TTL and UDP ports, and up to
  * HEADER_KEY_TNL_OPT_BYTES of undecoded options with their present word,
  * in whole words as miniflow_extract() takes them; so it is refused to a
- * packet with no IPv4 tunnel destination, an IPv6 outer address, any of
- * the fields after the ports (GBP, ERSPAN, GTP-U, padding) set, more
- * options, or decoded ones.  Of the rest of the metadata,
- * miniflow_extract() reads the input port, which the key holds, and the
- * fields that pkt_metadata_init() zeroes, which must be zero here too. */
-static inline bool
-header_key_fill_tunnel(uint64_t words[HEADER_KEY_TNL_MD_WORDS],
+ * packet with no tunnel destination, addresses of the other family set
+ * too (an IPv4 destination with any IPv6 address, an IPv6 destination
+ * with an IPv4 source), any of the fields after the ports (GBP, ERSPAN,
+ * GTP-U, padding) set, more options, or decoded ones.  Of the rest of the
+ * metadata, miniflow_extract() reads the input port, which the key holds,
+ * and the fields that pkt_metadata_init() zeroes, which must be zero here
+ * too.  The two families' keys differ in length, and so never compare
+ * equal. */
+static inline size_t
+header_key_fill_tunnel(uint64_t words[HEADER_KEY_TNL6_MD_WORDS],
                        const struct pkt_metadata *md)
 {
     const struct flow_tnl *tnl = &md->tunnel;
     const uint8_t *base = (const uint8_t *) tnl;
     size_t after_ports = offsetof(struct flow_tnl, gbp_id);
     size_t n_opt_words = 0;
-    uint32_t addrs[2];
+    size_t n_addr_words;
 
     BUILD_ASSERT(offsetof(struct flow_tnl, tp_dst) + 2
                  == offsetof(struct flow_tnl, flags) + 8);
     BUILD_ASSERT(offsetof(struct flow_tnl, gbp_id) + 16
                  == offsetof(struct flow_tnl, metadata));
+    BUILD_ASSERT(sizeof tnl->ipv6_dst + sizeof tnl->ipv6_src == 4 * 8);
     if (md->recirc_id || md->dp_hash || md->skb_priority || md->pkt_mark
-        || md->ct_state || !tnl->ip_dst
-        || ipv6_addr_is_set(&tnl->ipv6_dst)
-        || ipv6_addr_is_set(&tnl->ipv6_src)
+        || md->ct_state
         || header_key_load(base + after_ports)
         || header_key_load(base + after_ports + 8)) {
-        return false;
+        return 0;
+    }
+    if (tnl->ip_dst) {
+        uint32_t addrs[2];
+
+        if (ipv6_addr_is_set(&tnl->ipv6_dst)
+            || ipv6_addr_is_set(&tnl->ipv6_src)) {
+            return 0;
+        }
+        addrs[0] = (OVS_FORCE uint32_t) tnl->ip_dst;
+        addrs[1] = (OVS_FORCE uint32_t) tnl->ip_src;
+        memcpy(&words[0], addrs, sizeof addrs);
+        n_addr_words = 1;
+    } else if (ipv6_addr_is_set(&tnl->ipv6_dst) && !tnl->ip_src) {
+        memcpy(&words[0], &tnl->ipv6_dst, sizeof tnl->ipv6_dst);
+        memcpy(&words[2], &tnl->ipv6_src, sizeof tnl->ipv6_src);
+        n_addr_words = 4;
+    } else {
+        return 0;
     }
     if (tnl->flags & FLOW_TNL_F_UDPIF) {
         uint8_t len = tnl->metadata.present.len;
 
         if (len > HEADER_KEY_TNL_OPT_BYTES) {
-            return false;
+            return 0;
         }
         n_opt_words = DIV_ROUND_UP(len, 8);
     } else if (tnl->metadata.present.map) {
-        return false;
+        return 0;
     }
 
-    addrs[0] = (OVS_FORCE uint32_t) tnl->ip_dst;
-    addrs[1] = (OVS_FORCE uint32_t) tnl->ip_src;
-    memcpy(&words[0], addrs, sizeof addrs);
-    words[1] = (OVS_FORCE uint64_t) tnl->tun_id;
-    words[2] = header_key_load(base + offsetof(struct flow_tnl, flags));
-    words[3] = (n_opt_words
+    words += n_addr_words;
+    words[0] = (OVS_FORCE uint64_t) tnl->tun_id;
+    words[1] = header_key_load(base + offsetof(struct flow_tnl, flags));
+    words[2] = (n_opt_words
                 ? header_key_load((const uint8_t *) &tnl->metadata.present)
                 : 0);
     for (size_t i = 0; i < HEADER_KEY_TNL_OPT_WORDS; i++) {
-        words[4 + i] = (i < n_opt_words
+        words[3 + i] = (i < n_opt_words
                         ? header_key_load(tnl->metadata.opts.u8 + i * 8)
                         : 0);
     }
-    return true;
+    return n_addr_words + 3 + HEADER_KEY_TNL_OPT_WORDS;
 }
 
 /* If 'packet', decapsulated by a tunnel vport (its metadata as
@@ -548,17 +575,19 @@ header_key_fill_tunnel(uint64_t words[HEADER_KEY_TNL_MD_WORDS],
  * tunnel port as its input port), carries an inner frame of one of the
  * shapes this file describes and tunnel metadata that
  * header_key_fill_tunnel() takes, does what header_key_extract() does,
- * with a tunnel header key of HEADER_KEY_TNL_WORDS: the inner frame's
- * words (zero-filled to an IPv6 key's), then the metadata part.  The inner
+ * with a tunnel header key of HEADER_KEY_TNL_WORDS (an IPv4 tunnel) or
+ * HEADER_KEY_TNL6_WORDS (an IPv6 one): the inner frame's words
+ * (zero-filled to an IPv6 key's), then the metadata part.  The inner
  * words' Ethernet type tells an IPv4 inner frame from an IPv6 one.
  * Otherwise returns false and changes nothing in 'packet'. */
 static inline bool
 header_key_extract_tunnel(struct header_key *key, struct dp_packet *packet,
                           uint16_t *tcp_flags)
 {
-    uint64_t md_words[HEADER_KEY_TNL_MD_WORDS];
+    uint64_t md_words[HEADER_KEY_TNL6_MD_WORDS];
+    size_t n_md_words = header_key_fill_tunnel(md_words, &packet->md);
 
-    if (!header_key_fill_tunnel(md_words, &packet->md)
+    if (!n_md_words
         || !header_key_extract(key, packet, packet->md.in_port.odp_port,
                                tcp_flags)) {
         return false;
@@ -566,8 +595,9 @@ header_key_extract_tunnel(struct header_key *key, struct dp_packet *packet,
     for (size_t i = key->n_words; i < HEADER_KEY_IPV6_WORDS; i++) {
         key->words[i] = 0;
     }
-    memcpy(&key->words[HEADER_KEY_IPV6_WORDS], md_words, sizeof md_words);
-    key->n_words = HEADER_KEY_TNL_WORDS;
+    memcpy(&key->words[HEADER_KEY_IPV6_WORDS], md_words,
+           n_md_words * sizeof md_words[0]);
+    key->n_words = HEADER_KEY_IPV6_WORDS + n_md_words;
     return true;
 }
 

@@ -28,13 +28,14 @@
  * If the first record's control byte has its top bit set, the frame is a
  * decapsulated packet's, received on the port the other 7 bits name, and
  * the next record is its tunnel metadata: the first FUZZ_TNL_BYTES bytes
- * of a 'struct flow_tnl' (the fields before the options, the present word,
- * the tunnel table pointer, which nothing reads, and the first options),
- * the rest zero.  Then a later record whose control byte has its top bit
- * set changes a copy of that metadata instead, by its (position, XOR)
- * pairs, each position modulo FUZZ_TNL_BYTES; one whose top bit is clear
- * changes a copy of the frame as above, its control byte less 64 added to
- * the copy's length.
+ * of a 'struct flow_tnl' (the fields before the options, the IPv4 and the
+ * IPv6 addresses among them, so that an input is an IPv4 tunnel's, an
+ * IPv6 one's or neither's, the present word, the tunnel table pointer,
+ * which nothing reads, and the first options), the rest zero.  Then a
+ * later record whose control byte has its top bit set changes a copy of
+ * that metadata instead, by its (position, XOR) pairs, each position
+ * modulo FUZZ_TNL_BYTES; one whose top bit is clear changes a copy of the
+ * frame as above, its control byte less 64 added to the copy's length.
  *
  * Checks (tests/header-key-check.h), against OVS's miniflow_extract(): a
  * frame with a header key (or, decapsulated, a tunnel header key) gets

@@ -809,9 +809,18 @@ def seeds_header_key(top):
     # 'struct flow_tnl' as x86-64 lays it out (header-key-check.h), then
     # changes of the metadata (control byte 0x80) and of the frame (0x40,
     # no length change).
-    def flow_tnl(tun_id, flags, tp_dst, opts=b"", decoded_map=0):
-        head = (ipaddress.IPv4Address("192.168.10.1").packed + bytes(16) +
-                ipaddress.IPv4Address("192.168.10.2").packed + bytes(16) +
+    def flow_tnl(tun_id, flags, tp_dst, opts=b"", decoded_map=0,
+                 ipv6=False):
+        if ipv6:
+            addrs = (bytes(4) +
+                     ipaddress.IPv6Address("2001:db8::88").packed +
+                     bytes(4) + ipaddress.IPv6Address("2001:db8::92").packed)
+        else:
+            addrs = (ipaddress.IPv4Address("192.168.10.1").packed +
+                     bytes(16) +
+                     ipaddress.IPv4Address("192.168.10.2").packed +
+                     bytes(16))
+        head = (addrs +
                 struct.pack("!Q", tun_id) + struct.pack("<H", flags) +
                 struct.pack("!BBHH", 2, 63, 49321, tp_dst) + bytes(16))
         present = (struct.pack("<Q", decoded_map) if decoded_map
@@ -847,6 +856,19 @@ def seeds_header_key(top):
           record(0, flow_tnl(100, key, 4789)) + tnl_common)
     write(top, t, "geneve-decoded", record(0x83, udp) +
           record(0, flow_tnl(1, key, 6081, decoded_map=1)) + tnl_common)
+    # Over IPv6 outer headers: the IPv6 addresses' bytes besides.
+    tnl6_common = (tnl_common + tnl_edits((4, 1)) + tnl_edits((23, 0x80)) +
+                   tnl_edits((24, 1)) + tnl_edits((39, 1)) +
+                   tnl_edits((20, 1), (39, 1)))
+    write(top, t, "geneve-ipv6-outer", record(0x83, udp) +
+          record(0, flow_tnl(0x123456, key | udpif, 6081, ovn_opt,
+                             ipv6=True)) + tnl6_common)
+    write(top, t, "geneve-ipv6-outer-tcp-16", record(0x83, tcp) +
+          record(0, flow_tnl(7, key | udpif, 6081, ovn_opt + ovn_opt,
+                             ipv6=True)) + tnl6_common)
+    write(top, t, "vxlan-ipv6-outer-ipv6", record(0x84, Ether(**MAC) /
+                                                  IPv6() / UDP()) +
+          record(0, flow_tnl(100, key, 4789, ipv6=True)) + tnl6_common)
 
 
 def main():

@@ -26,6 +26,7 @@
 #include "csum.h"
 #include "dp-packet.h"
 #include "flow.h"
+#include "hash.h"
 #include "netdev.h"
 #include "netlink.h"
 #include "odp-netlink.h"
@@ -43,6 +44,21 @@
 #define FRAME_LEN 60
 #define TAGGED_FRAME_LEN (FRAME_LEN + VLAN_HEADER_LEN)
 #define IPV6_FRAME_LEN (ETH_HEADER_LEN + IPV6_HEADER_LEN + UDP_HEADER_LEN)
+
+/* A BENCHMARK_GENEVE frame: Ethernet, IPv4, UDP, the Geneve header and
+ * OVN's option (4 bytes of header, 4 of data), then a FRAME_LEN frame. */
+#define GENEVE_HEADER_LEN 8
+#define GENEVE_OPT_LEN 8
+#define GENEVE_OUTER_LEN (ETH_HEADER_LEN + IP_HEADER_LEN + UDP_HEADER_LEN \
+                          + GENEVE_HEADER_LEN + GENEVE_OPT_LEN)
+#define GENEVE_FRAME_LEN (GENEVE_OUTER_LEN + FRAME_LEN)
+#define GENEVE_UDP_PORT 6081
+
+/* Linux's range of UDP source ports for tunnels (udp_flow_src_port()):
+ * a sender hashes the inner flow into it, so each inner flow has an outer
+ * flow of its own. */
+#define GENEVE_SRC_PORT_MIN 32768
+#define GENEVE_SRC_PORT_N 28232
 
 /* The VLAN of tagged frames. */
 #define FRAME_VID 10
@@ -62,6 +78,12 @@ static odp_port_t upcall_underlay_port;
 static bool upcall_native;
 static struct eth_addr upcall_nh_mac;
 
+/* The Geneve input scenario's settings
+ * (benchmark_upcall_configure_geneve()): 'upcall_geneve' is false outside
+ * it. */
+static bool upcall_geneve;
+static odp_port_t upcall_local_port;
+
 /* The tunnel key (VNI) of the tunnel scenarios. */
 #define TUNNEL_KEY 42
 
@@ -71,6 +93,7 @@ frame_len(enum benchmark_frame_shape shape)
 {
     return (shape == BENCHMARK_IPV4 ? FRAME_LEN
             : shape == BENCHMARK_IPV4_TAGGED ? TAGGED_FRAME_LEN
+            : shape == BENCHMARK_GENEVE ? GENEVE_FRAME_LEN
             : IPV6_FRAME_LEN);
 }
 
@@ -133,6 +156,52 @@ frame_build_ipv6(struct ovs_16aligned_ip6_hdr *ip6, size_t ip_len,
     return IPV6_HEADER_LEN;
 }
 
+static void frame_build(uint8_t *frame, size_t len, uint32_t flow_index,
+                        enum benchmark_frame_shape shape);
+
+/* Builds the BENCHMARK_GENEVE frame of flow 'flow_index' into 'frame':
+ * the outer headers, then the IPv4 frame of that flow. */
+static void
+frame_build_geneve(uint8_t *frame, uint32_t flow_index)
+{
+    static const uint8_t geneve[GENEVE_HEADER_LEN + GENEVE_OPT_LEN] = {
+        GENEVE_OPT_LEN / 4,             /* Version 0, options' length. */
+        0,                              /* No flags. */
+        0x65, 0x58,                     /* Transparent Ethernet bridging. */
+        0, 0, TUNNEL_KEY, 0,            /* VNI, reserved. */
+        BENCHMARK_GENEVE_OPT_CLASS >> 8, BENCHMARK_GENEVE_OPT_CLASS & 0xff,
+        BENCHMARK_GENEVE_OPT_TYPE,
+        (GENEVE_OPT_LEN - 4) / 4,       /* The option's data length. */
+        (BENCHMARK_GENEVE_OPT_DATA >> 24) & 0xff,
+        (BENCHMARK_GENEVE_OPT_DATA >> 16) & 0xff,
+        (BENCHMARK_GENEVE_OPT_DATA >> 8) & 0xff,
+        BENCHMARK_GENEVE_OPT_DATA & 0xff,
+    };
+    struct eth_header *eth = (struct eth_header *) frame;
+    struct ip_header *ip = (struct ip_header *) (eth + 1);
+    struct udp_header *udp = (struct udp_header *) (ip + 1);
+    uint32_t hash = hash_int(flow_index, 0);
+
+    memset(frame, 0, GENEVE_OUTER_LEN);
+    eth->eth_dst = (struct eth_addr) ETH_ADDR_C(02, 00, 00, 00, 00, 02);
+    eth->eth_src = (struct eth_addr) ETH_ADDR_C(02, 00, 00, 00, 00, 0b);
+    eth->eth_type = htons(ETH_TYPE_IP);
+    ip->ip_ihl_ver = IP_IHL_VER(5, IP_VERSION);
+    ip->ip_tot_len = htons(GENEVE_FRAME_LEN - ETH_HEADER_LEN);
+    ip->ip_frag_off = htons(IP_DONT_FRAGMENT);
+    ip->ip_ttl = 64;
+    ip->ip_proto = IPPROTO_UDP;
+    put_16aligned_be32(&ip->ip_src, htonl(BENCHMARK_GENEVE_REMOTE));
+    put_16aligned_be32(&ip->ip_dst, htonl(BENCHMARK_GENEVE_LOCAL));
+    ip->ip_csum = csum(ip, IP_HEADER_LEN);
+    udp->udp_src = htons(GENEVE_SRC_PORT_MIN + hash % GENEVE_SRC_PORT_N);
+    udp->udp_dst = htons(GENEVE_UDP_PORT);
+    udp->udp_len = htons(GENEVE_FRAME_LEN - ETH_HEADER_LEN - IP_HEADER_LEN);
+    memcpy(udp + 1, geneve, sizeof geneve);
+    frame_build(frame + GENEVE_OUTER_LEN, FRAME_LEN, flow_index,
+                BENCHMARK_IPV4);
+}
+
 /* Builds the frame of flow 'flow_index' into 'frame', 'len' bytes long, of
  * 'shape'. */
 static void
@@ -142,6 +211,10 @@ frame_build(uint8_t *frame, size_t len, uint32_t flow_index,
     size_t l2_len, l3_len;
     struct udp_header *udp;
 
+    if (shape == BENCHMARK_GENEVE) {
+        frame_build_geneve(frame, flow_index);
+        return;
+    }
     memset(frame, 0, len);
     l2_len = frame_build_eth(frame, shape);
     l3_len = (shape == BENCHMARK_IPV6
@@ -242,6 +315,19 @@ benchmark_upcall_configure(odp_port_t out_port, int n_masks)
     upcall_out_port = out_port;
     upcall_n_masks = n_masks;
     upcall_tunnel = NULL;
+    upcall_geneve = false;
+}
+
+void
+benchmark_upcall_configure_geneve(odp_port_t tunnel_port,
+                                  odp_port_t local_port,
+                                  odp_port_t out_port, bool native)
+{
+    benchmark_upcall_configure(out_port, 1);
+    upcall_geneve = true;
+    upcall_tunnel_port = tunnel_port;
+    upcall_local_port = local_port;
+    upcall_native = native;
 }
 
 void
@@ -350,6 +436,71 @@ megaflow_mask_build(const struct flow *flow, struct flow_wildcards *wc)
     }
 }
 
+/* Un-wildcards, for a packet of 'flow' that the geneve port decapsulated,
+ * what ofproto's would: the tunnel's addresses, ID, flags and ToS
+ * (tnl_wc_init() in OVS's ofproto/tunnel.c), and, as the flow matches the
+ * option, the option whole, in the datapath's form (undecoded, its header
+ * matched exactly as tun_metadata_to_geneve_mask__() in OVS's
+ * lib/tun-metadata.c leaves it, with the options' length). */
+static void
+geneve_mask_build(const struct flow *flow, struct flow_wildcards *wc)
+{
+    struct flow_tnl *mask = &wc->masks.tunnel;
+    const struct flow_tnl *tnl = &flow->tunnel;
+    uint8_t len = tnl->metadata.present.len;
+    size_t ofs = 0;
+
+    mask->tun_id = OVS_BE64_MAX;
+    mask->ip_src = OVS_BE32_MAX;
+    mask->ip_dst = OVS_BE32_MAX;
+    mask->flags = (FLOW_TNL_F_DONT_FRAGMENT | FLOW_TNL_F_CSUM | FLOW_TNL_F_KEY
+                   | FLOW_TNL_F_UDPIF);
+    mask->ip_tos = UINT8_MAX;
+    mask->metadata.present.len = 0xff;
+    mask->metadata.tab = NULL;
+    BUILD_ASSERT(UINT8_MAX <= sizeof mask->metadata.opts.u8);
+    memset(mask->metadata.opts.u8, 0xff, len);
+    while (ofs + sizeof(struct geneve_opt) <= len) {
+        const struct geneve_opt *opt
+            = (const struct geneve_opt *) (tnl->metadata.opts.u8 + ofs);
+        struct geneve_opt *opt_mask
+            = (struct geneve_opt *) (mask->metadata.opts.u8 + ofs);
+
+        opt_mask->r1 = opt_mask->r2 = opt_mask->r3 = 0;
+        ofs += sizeof *opt + opt->length * 4;
+    }
+}
+
+/* Puts in 'actions' what ofproto would for a packet of 'flow' in the Geneve
+ * input scenario: see benchmark-traffic.h. */
+static void
+geneve_actions_build(const struct flow *flow, struct flow_wildcards *wc,
+                     struct ofpbuf *actions)
+{
+    if (flow_tnl_dst_is_set(&flow->tunnel)) {
+        if (wc) {
+            geneve_mask_build(flow, wc);
+        }
+        nl_msg_put_odp_port(actions, OVS_ACTION_ATTR_OUTPUT,
+                            upcall_out_port);
+        return;
+    }
+    /* The outer frame, to the tunnel's address: what ofproto matches to
+     * tell it from other traffic. */
+    if (wc) {
+        wc->masks.nw_proto = UINT8_MAX;
+        wc->masks.nw_frag = FLOW_NW_FRAG_MASK;
+        wc->masks.tp_dst = OVS_BE16_MAX;
+    }
+    if (upcall_native) {
+        nl_msg_put_odp_port(actions, OVS_ACTION_ATTR_TUNNEL_POP,
+                            upcall_tunnel_port);
+    } else {
+        nl_msg_put_odp_port(actions, OVS_ACTION_ATTR_OUTPUT,
+                            upcall_local_port);
+    }
+}
+
 int
 benchmark_upcall(const struct dp_packet *packet OVS_UNUSED,
                  const struct flow *flow, ovs_u128 *ufid OVS_UNUSED,
@@ -366,6 +517,10 @@ benchmark_upcall(const struct dp_packet *packet OVS_UNUSED,
     atomic_add_relaxed(&n_upcalls, 1, &orig);
     if (wc) {
         megaflow_mask_build(flow, wc);
+    }
+    if (upcall_geneve) {
+        geneve_actions_build(flow, wc, actions);
+        return 0;
     }
     if (upcall_tunnel && flow->in_port.odp_port != upcall_underlay_port) {
         return tunnel_actions_build(flow, actions);

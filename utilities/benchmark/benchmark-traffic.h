@@ -33,7 +33,18 @@
  * style), set(tunnel(...)) and output to the tunnel port, and the outer
  * frames the datapath hands back on the underlay port go to the sink; for
  * stock's (native tunnelling), tnl_push() with the header OVS's own
- * netdev_build_header() builds, then output to the sink. */
+ * netdev_build_header() builds, then output to the sink.
+ *
+ * In the Geneve input scenario (benchmark_upcall_configure_geneve()), flow
+ * i is the same IPv4 frame received in Geneve (BENCHMARK_GENEVE frames),
+ * with OVN's option, and the callback plays ofproto with a geneve port: the
+ * outer frames go where the tunnel's address is, which for ours (kernel
+ * style) is output to the local port that holds it, where the datapath
+ * decapsulates them, and for stock's (native tunnelling) is tnl_pop() on
+ * the geneve port; the decapsulated packets, back on the geneve port with
+ * their tunnel metadata, go to the sink by a megaflow that matches the
+ * tunnel ID and the option, as ofproto's would (the outer addresses, flags
+ * and ToS besides), and the inner destination. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -52,11 +63,28 @@ struct netdev;
 #define BENCHMARK_TUNNEL_DST 0xc0000265
 #define BENCHMARK_TUNNEL_N_DSTS 32
 
+/* The Geneve input scenario's outer addresses: from 192.0.2.101 (a remote
+ * chassis) to 192.0.2.200, the local port's address (a /32). */
+#define BENCHMARK_GENEVE_REMOTE 0xc0000265
+#define BENCHMARK_GENEVE_LOCAL 0xc00002c8
+
+/* The Geneve input scenario's option, as OVN sets it: class 0x0102, type
+ * 0x80, 4 bytes of data (OVN's logical ingress and egress ports). */
+#define BENCHMARK_GENEVE_OPT_CLASS 0x0102
+#define BENCHMARK_GENEVE_OPT_TYPE 0x80
+#define BENCHMARK_GENEVE_OPT_DATA 0x00010002
+
 /* What the generated frames carry. */
 enum benchmark_frame_shape {
     BENCHMARK_IPV4,             /* UDP/IPv4. */
     BENCHMARK_IPV4_TAGGED,      /* UDP/IPv4 with an 802.1Q tag. */
     BENCHMARK_IPV6,             /* UDP/IPv6. */
+    BENCHMARK_GENEVE,           /* UDP/IPv4 in Geneve (VNI 42, OVN's
+                                 * option) over IPv4, from
+                                 * BENCHMARK_GENEVE_REMOTE to
+                                 * BENCHMARK_GENEVE_LOCAL, the outer UDP
+                                 * source port a hash of the flow, as
+                                 * senders pick it. */
 };
 
 /* Fills 'frames' with 'n_flows' frames of 'shape', one per flow, in an
@@ -85,6 +113,15 @@ void benchmark_upcall_configure_tunnel(const struct netdev *tunnel,
                                        odp_port_t underlay_port,
                                        odp_port_t out_port, bool native,
                                        struct eth_addr nh_mac);
+
+/* Sets the callback to answer as ofproto with geneve port 'tunnel_port'
+ * for BENCHMARK_GENEVE frames: the outer frames are output to
+ * 'local_port', the port that holds BENCHMARK_GENEVE_LOCAL (ours), or
+ * popped by tnl_pop() on 'tunnel_port' ('native', stock's); the
+ * decapsulated packets leave by 'out_port'.  With 1 mask. */
+void benchmark_upcall_configure_geneve(odp_port_t tunnel_port,
+                                       odp_port_t local_port,
+                                       odp_port_t out_port, bool native);
 
 /* The upcall callback given to both datapaths. */
 upcall_callback benchmark_upcall;
