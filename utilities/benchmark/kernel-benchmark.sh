@@ -18,19 +18,24 @@
 # OUT/raw.txt).  The guest takes both cores: the script holds the guest
 # lock (/tmp/ovs-percpu-guest.lock) while it runs.
 #
-# Usage: kernel-benchmark.sh [-r ROUNDS] [-s SECONDS] [-o OUT] [-t TESTS]
+# Usage: kernel-benchmark.sh [-l] [-r ROUNDS] [-s SECONDS] [-o OUT] [-t TESTS]
 #   (default 3 rounds of 5-second tests, OUT /tmp/ovs-percpu-kernel-bench,
 #   all tests; TESTS is a space-separated list of: setup puts udp1 udpmany
-#   udp2cpu tcp1 tcp8 upcalls)
+#   udp2cpu tcp1 tcp8 upcalls).  A name that is none of these exits 2
+#   before the guest starts.  -l lists the figures TESTS gives, one a line
+#   with what each measures, and exits.
 set -e
 
 rounds=3
 seconds=5
 out=/tmp/ovs-percpu-kernel-bench
-tests="setup puts udp1 udpmany udp2cpu tcp1 tcp8 upcalls"
+all="setup puts udp1 udpmany udp2cpu tcp1 tcp8 upcalls"
+tests=$all
+list=false
 args="$*"
-while getopts r:s:o:t: opt; do
+while getopts lr:s:o:t: opt; do
     case $opt in
+        l) list=true ;;
         r) rounds=$OPTARG ;;
         s) seconds=$OPTARG ;;
         o) out=$OPTARG ;;
@@ -39,6 +44,52 @@ while getopts r:s:o:t: opt; do
     esac
 done
 top=$(cd "$(dirname "$0")/../.." && pwd)
+
+# figures TESTS
+#   The figures that the tests TESTS give, one a line: "puts" is six.
+figures() {
+    for t in $1; do
+        case $t in
+            puts) echo put-key del-key put-ufid del-ufid put-batch del-batch ;;
+            *) echo $t ;;
+        esac
+    done | tr ' ' '\n'
+}
+
+# describe FIGURE
+#   Prints what FIGURE measures.
+describe() {
+    case $1 in
+        setup) echo "flow puts per second (ovs-dpctl add-flows, 1000)" ;;
+        put-key) echo "flow puts per second, one request each, by key" ;;
+        del-key) echo "flow deletes per second, one request each, by key" ;;
+        put-ufid) echo "flow puts per second, one request each, with UFID" ;;
+        del-ufid) echo "flow deletes per second, one request each, by UFID" ;;
+        put-batch) echo "flow puts per second, 50 per batch, with UFID" ;;
+        del-batch) echo "flow deletes per second, 50 per batch, by UFID" ;;
+        udp1) echo "64-byte UDP, one flow, pktgen on CPU 0" ;;
+        udpmany) echo "64-byte UDP, 1000 flows, pktgen on CPU 0" ;;
+        udp2cpu) echo "64-byte UDP, one flow hit from both CPUs" ;;
+        tcp1) echo "TCP, 64-byte writes, 1 connection" ;;
+        tcp8) echo "TCP, 64-byte writes, 8 connections" ;;
+        upcalls) echo "flows ovs-vswitchd installs per second, upcall storm" ;;
+    esac
+}
+
+for t in $tests; do
+    case " $all " in
+        *" $t "*) ;;
+        *) echo "kernel-benchmark: no test $t (tests: $all)" >&2
+           exit 2 ;;
+    esac
+done
+if $list; then
+    for t in $(figures "$tests"); do
+        printf '%-10s %s\n' $t "$(describe $t)"
+    done
+    exit 0
+fi
+
 . "$top/utilities/benchmark/benchmark-common.sh"
 "$top/utilities/build.sh" > /dev/null
 
@@ -60,29 +111,12 @@ if [ $status -ne 0 ]; then
 fi
 
 echo
-printf '%-9s %-54s %10s %14s\n' test "" ours/stock ablation/ours
-puts="put-key del-key put-ufid del-ufid put-batch del-batch"
-for t in $(echo " $tests " | sed "s/ puts / $puts /"); do
-    case $t in
-        setup) what="flow puts per second (ovs-dpctl add-flows, 1000)" ;;
-        put-key) what="flow puts per second, one request each, by key" ;;
-        del-key) what="flow deletes per second, one request each, by key" ;;
-        put-ufid) what="flow puts per second, one request each, with UFID" ;;
-        del-ufid) what="flow deletes per second, one request each, by UFID" ;;
-        put-batch) what="flow puts per second, 50 per batch, with UFID" ;;
-        del-batch) what="flow deletes per second, 50 per batch, by UFID" ;;
-        *) echo "kernel-benchmark: no test $t" >&2; exit 2 ;;
-        udp1) what="64-byte UDP, one flow, pktgen on CPU 0" ;;
-        udpmany) what="64-byte UDP, 1000 flows, pktgen on CPU 0" ;;
-        udp2cpu) what="64-byte UDP, one flow hit from both CPUs" ;;
-        tcp1) what="TCP, 64-byte writes, 1 connection" ;;
-        tcp8) what="TCP, 64-byte writes, 8 connections" ;;
-        upcalls) what="flows ovs-vswitchd installs per second, upcall storm" ;;
-    esac
+printf '%-10s %-53s %10s %14s\n' test "" ours/stock ablation/ours
+for t in $(figures "$tests"); do
     stock=$(median_of "$out/raw.txt" stock $t)
     ours=$(median_of "$out/raw.txt" ours $t)
     ablation=$(median_of "$out/raw.txt" ablation $t)
-    printf '%-9s %-54s %10s %14s\n' $t "$what" \
+    printf '%-10s %-53s %10s %14s\n' $t "$(describe $t)" \
         "$(ratio "$ours" "$stock")" "$(ratio "$ablation" "$ours")"
 done
 if [ -s "$out/guest.err" ]; then
