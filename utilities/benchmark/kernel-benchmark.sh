@@ -3,8 +3,10 @@
 # the same qemu/TCG guest (tests/qemu/kernel-guest.sh) and the same
 # topology, built by ovs-dpctl on both: 64-byte UDP from pktgen through one
 # flow and through 1000, one flow hit from both vCPUs, TCP with 64-byte
-# writes between two namespaces on one and eight connections, the rate of
-# flow puts (through ovs-dpctl, and through
+# writes between two namespaces on one and eight connections, new and
+# established connections through conntrack's ct() (with NAT for the
+# latter too), a meter that lets every packet pass and one that drops
+# nearly all, the rate of flow puts (through ovs-dpctl, and through
 # utilities/benchmark/flow-put-benchmark, which times the module's puts and
 # deletes alone), and the rate at which our ovs-vswitchd installs flows
 # under a storm of upcalls.  Each round loads each module in turn (the
@@ -21,15 +23,15 @@
 # Usage: kernel-benchmark.sh [-l] [-r ROUNDS] [-s SECONDS] [-o OUT] [-t TESTS]
 #   (default 3 rounds of 5-second tests, OUT /tmp/ovs-percpu-kernel-bench,
 #   all tests; TESTS is a space-separated list of: setup puts udp1 udpmany
-#   udp2cpu tcp1 tcp8 upcalls).  A name that is none of these exits 2
-#   before the guest starts.  -l lists the figures TESTS gives, one a line
-#   with what each measures, and exits.
+#   udp2cpu tcp1 tcp8 ctnew ctest ctnat meter upcalls).  A name that is
+#   none of these exits 2 before the guest starts.  -l lists the figures
+#   TESTS gives, one a line with what each measures, and exits.
 set -e
 
 rounds=3
 seconds=5
 out=/tmp/ovs-percpu-kernel-bench
-all="setup puts udp1 udpmany udp2cpu tcp1 tcp8 upcalls"
+all="setup puts udp1 udpmany udp2cpu tcp1 tcp8 ctnew ctest ctnat meter upcalls"
 tests=$all
 list=false
 args="$*"
@@ -46,11 +48,14 @@ done
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
 # figures TESTS
-#   The figures that the tests TESTS give, one a line: "puts" is six.
+#   The figures that the tests TESTS give, one a line: "puts" is six,
+#   "ctnew" two, "meter" two.
 figures() {
     for t in $1; do
         case $t in
             puts) echo put-key del-key put-ufid del-ufid put-batch del-batch ;;
+            ctnew) echo ctnew ctnew-pkts ;;
+            meter) echo meter-pass meter-drop ;;
             *) echo $t ;;
         esac
     done | tr ' ' '\n'
@@ -72,6 +77,12 @@ describe() {
         udp2cpu) echo "64-byte UDP, one flow hit from both CPUs" ;;
         tcp1) echo "TCP, 64-byte writes, 1 connection" ;;
         tcp8) echo "TCP, 64-byte writes, 8 connections" ;;
+        ctnew) echo "connections ct(commit) commits per second, UDP" ;;
+        ctnew-pkts) echo "packets per second to ct(commit), new each" ;;
+        ctest) echo "UDP, 8 established connections, ct then +est" ;;
+        ctnat) echo "the same through ct(commit,nat(src=...))" ;;
+        meter-pass) echo "64-byte UDP through a meter, all pass, 2 CPUs" ;;
+        meter-drop) echo "64-byte UDP through a meter, nearly all dropped" ;;
         upcalls) echo "flows ovs-vswitchd installs per second, upcall storm" ;;
     esac
 }
@@ -100,7 +111,7 @@ echo "guest: qemu TCG, 2 vCPUs, 1 GiB; $rounds rounds of ${seconds}-second tests
 
 status=0
 flock /tmp/ovs-percpu-guest.lock "$top/tests/qemu/kernel-guest.sh" \
-    -t $((rounds * (360 + 25 * seconds) + 120)) -w "$out" \
+    -t $((rounds * (540 + 40 * seconds) + 120)) -w "$out" \
     -l "$out/console.log" -- \
     sh "$top/utilities/benchmark/kernel-benchmark-guest.sh" -t "$tests" "$out/raw.txt" \
         "$rounds" "$seconds" stock ours ablation 2> "$out/guest.err" \
