@@ -8,7 +8,8 @@
 # rotates from round to round), loads that variant's datapath module,
 # builds the same datapath and flows with ovs-dpctl, measures, and unloads
 # it.  TESTS, a space-separated list of the tests below (put-* and del-*
-# are one test, "puts"), runs only those; the default is all.
+# are one test, "puts"; ctnew and ctnew-pkts are "ctnew"; meter-pass and
+# meter-drop are "meter"), runs only those; the default is all.
 # VARIANTs: stock (Debian's openvswitch.ko), ours (our
 # ovs_percpu.ko), ablation (ours with flow_stats_one_slot=1: every CPU's
 # hits go to the first stats slot, under its lock).  Appends
@@ -32,6 +33,31 @@
 #   tcp1      TCP bits per second between two namespaces, 64-byte writes
 #             (TCP_NODELAY, autocorking off), one connection
 #   tcp8      the same with 8 connections
+#   ctnew     connections per second that ct(commit) commits: pktgen on
+#             CPU 0 sends UDP with a new 5-tuple in every packet (source
+#             addresses 10.3.0.0 to 10.3.255.255 and source ports 1024 to
+#             65534, each stepping by one per packet) through the flows
+#             of ct_flows() below, as ovs-vswitchd installs a stateful
+#             firewall's: ct then recirculation, and ct(commit) for
+#             +new+trk; the growth of nf_conntrack_count, the
+#             conntrack table flushed before and its limit
+#             (nf_conntrack_max) far above what the test fills
+#   ctnew-pkts  packets per second that reached the ct(commit) flow in
+#             that test
+#   ctest     established UDP through ct() and a +trk+est match: 8
+#             connections (source ports 1000 to 1007) committed, and a
+#             packet of each sent back (10.3.0.2 to 10.3.0.1) so that
+#             conntrack has seen their replies, then pktgen on CPU 0
+#             cycling through them; packets per second that reached the
+#             +est+trk flow
+#   ctnat     the same through ct(commit,nat(src=10.9.0.1)) in place of
+#             ct (the replies go back to 10.9.0.1)
+#   meter-pass  64-byte UDP packets per second through a flow with a
+#             meter action, pktgen on both CPUs, the meter's one band
+#             (10,000,000 packets/s) far above what is sent: every
+#             packet is metered and passes
+#   meter-drop  the same with a band of 10 packets/s: nearly every
+#             packet is dropped by the meter
 #   upcalls   datapath flows per second that our ovs-vswitchd installs
 #             under a storm of new flows: a datapath_type=system bridge
 #             with k0 and k1 and one OpenFlow flow in_port=k0 -> k1,
@@ -48,7 +74,7 @@
 #   4 t1 <-> p1 in namespace kb1 (10.1.0.2)
 set -e
 
-tests="setup puts udp1 udpmany udp2cpu tcp1 tcp8 upcalls"
+tests="setup puts udp1 udpmany udp2cpu tcp1 tcp8 ctnew ctest ctnat meter upcalls"
 if [ "$1" = -t ]; then
     tests=$2
     shift 2
@@ -163,42 +189,173 @@ pg() {
     esac
 }
 
-# Runs pktgen for $seconds on the CPUs $1 (e.g. "0" or "0 1") with UDP
-# source ports $2 to $3, and prints the packets the datapath forwarded
-# per second.
-pktgen_rate() {
+# Removes every device from pktgen's threads.
+pg_reset() {
     for cpu in 0 1; do
         pg kpktgend_$cpu rem_device_all
     done
-    for cpu in $1; do
-        dev=s0@$cpu
-        pg kpktgend_$cpu "add_device $dev"
-        pg $dev "count 0"
-        pg $dev "clone_skb 0"
-        pg $dev "pkt_size 60"
-        pg $dev "delay 0"
-        pg $dev "dst_mac 02:00:00:00:00:02"
-        pg $dev "src_min 10.2.0.1"
-        pg $dev "src_max 10.2.0.1"
-        pg $dev "dst 10.2.0.2"
-        pg $dev "udp_src_min $2"
-        pg $dev "udp_src_max $3"
-        pg $dev "udp_dst_min 2000"
-        pg $dev "udp_dst_max 2000"
-    done
-    set -- $(lookups)
-    hit0=$1
-    miss0=$2
+}
+
+# Adds s0@$1 to pktgen's thread on CPU $1: $9 (0: until stopped) 64-byte
+# UDP packets to the datapath's MAC address, from the source addresses $2
+# to $3 to address $4, from source ports $5 to $6 to ports $7 to $8.  A
+# field with a range steps by one per packet; pktgen leaves the last port
+# of a range out.
+pg_device() {
+    dev=s0@$1
+    pg kpktgend_$1 "add_device $dev"
+    pg $dev "count $9"
+    pg $dev "clone_skb 0"
+    pg $dev "pkt_size 60"
+    pg $dev "delay 0"
+    pg $dev "dst_mac 02:00:00:00:00:02"
+    pg $dev "src_min $2"
+    pg $dev "src_max $3"
+    pg $dev "dst $4"
+    pg $dev "udp_src_min $5"
+    pg $dev "udp_src_max $6"
+    pg $dev "udp_dst_min $7"
+    pg $dev "udp_dst_max $8"
+}
+
+# Runs the pktgen devices added for $seconds (from now, or until they
+# have sent their count).
+pg_run() {
     echo start > /proc/net/pktgen/pgctrl &
     pgpid=$!
     sleep "$seconds"
     echo stop > /proc/net/pktgen/pgctrl
     wait $pgpid || true
+}
+
+# Sends the count of the pktgen devices added, and returns once sent.
+pg_send() {
+    echo start > /proc/net/pktgen/pgctrl
+}
+
+# Runs pktgen for $seconds on the CPUs $1 (e.g. "0" or "0 1") with UDP
+# source ports $2 to $3 from 10.2.0.1 (the 1000 flows' packets, or with
+# $4 and $5 another source address and destination port), and prints the
+# packets the datapath forwarded per second.
+pktgen_rate() {
+    pg_reset
+    for cpu in $1; do
+        pg_device $cpu ${4:-10.2.0.1} ${4:-10.2.0.1} 10.2.0.2 $2 $3 \
+            ${5:-2000} ${5:-2000} 0
+    done
+    set -- $(lookups)
+    hit0=$1
+    miss0=$2
+    pg_run
     set -- $(lookups)
     if [ $(($2 - miss0)) -ne 0 ]; then
         say "$(($2 - miss0)) packets missed the flows (of $(($1 - hit0)) hits)"
     fi
     echo $(( ($1 - hit0) / seconds ))
+}
+
+# Conntrack's flows for pktgen's port: $1, the first action on UDP from
+# 10.3.0.0/16 (or "ct" or "ct(commit,nat(...))"), recirculates to
+# recirc_id 1, where +new+trk is committed and output to the sink and
+# +est+trk output to it.  The second pass matches no address, which NAT
+# may have changed.
+ct_flows() {
+    ct_first="recirc_id(0),in_port(1),eth(),eth_type(0x0800),ipv4(src=10.3.0.0/255.255.0.0,frag=no)"
+    ct_new="recirc_id(1),in_port(1),ct_state(+new+trk),eth(),eth_type(0x0800),ipv4(frag=no)"
+    ct_est="recirc_id(1),in_port(1),ct_state(+est+trk),eth(),eth_type(0x0800),ipv4(frag=no)"
+    ovs-dpctl add-flow bench "$ct_first" "$1,recirc(1)"
+    ovs-dpctl add-flow bench "$ct_new" "ct(commit),2"
+    ovs-dpctl add-flow bench "$ct_est" 2
+}
+
+# Deletes ct_flows()'s flows.
+ct_flows_del() {
+    for key in "$ct_first" "$ct_new" "$ct_est"; do
+        ovs-dpctl del-flow bench "$key"
+    done
+}
+
+# Prints the packets the datapath's flow whose dump matches the
+# fixed string $1 has counted.
+flow_packets() {
+    ovs-dpctl dump-flows bench | grep -F -- "$1" \
+        | sed -n 's/.*packets:\([0-9]*\),.*/\1/p' | head -1
+}
+
+# Empties the conntrack table and lifts its limits far above what a
+# test fills (nf_conntrack comes and goes with the modules).  Prints
+# nothing on standard output, which carries the tests' figures.
+ct_reset() {
+    {
+        modprobe nf_conntrack_netlink
+        for setting in nf_conntrack_max=2000000 \
+                       nf_conntrack_buckets=262144; do
+            sysctl -q -w net.netfilter.$setting || say "cannot set $setting"
+        done
+        python3 "$top/utilities/benchmark/kernel-benchmark-nl.py" ct-flush
+    } >&2
+}
+
+# Runs the ctnew test: prints "CONNECTIONS PACKETS", per second.
+ct_new_rate() {
+    ct_reset
+    ct_flows ct
+    pg_reset
+    pg_device 0 10.3.0.0 10.3.255.255 10.3.0.2 1024 65535 2000 2000 0
+    c0=$(cat /proc/sys/net/netfilter/nf_conntrack_count)
+    p0=$(flow_packets +new)
+    pg_run
+    c1=$(cat /proc/sys/net/netfilter/nf_conntrack_count)
+    p1=$(flow_packets +new)
+    ct_flows_del
+    if [ "$c1" -gt 1800000 ]; then
+        say "ctnew: $c1 connections, near nf_conntrack_max"
+    fi
+    echo $(( (c1 - c0) / seconds )) $(( (p1 - p0) / seconds ))
+    ct_reset
+}
+
+# Runs the ctest test through the first action $1 ("ct", or ct() with
+# NAT to the address $2): prints the established packets forwarded per
+# second.
+ct_est_rate() {
+    ct_reset
+    ct_flows "$1"
+    # The 8 connections, then a reply of each.
+    pg_reset
+    pg_device 0 10.3.0.1 10.3.0.1 10.3.0.2 1000 1008 2000 2000 64
+    pg_send
+    pg_reset
+    pg_device 0 10.3.0.2 10.3.0.2 ${2:-10.3.0.1} 2000 2000 1000 1008 64
+    pg_send
+    pg_reset
+    pg_device 0 10.3.0.1 10.3.0.1 10.3.0.2 1000 1008 2000 2000 0
+    n0=$(flow_packets +new)
+    e0=$(flow_packets +est)
+    pg_run
+    n1=$(flow_packets +new)
+    e1=$(flow_packets +est)
+    ct_flows_del
+    if [ "$n1" -ne "$n0" ]; then
+        say "$1: $((n1 - n0)) packets were new, not established"
+    fi
+    echo $(( (e1 - e0) / seconds ))
+    ct_reset
+}
+
+# Runs the meter tests' traffic from both CPUs through meter 1 with a band
+# of $1 packets per second (burst as much) and prints the packets
+# metered per second.
+meter_rate() {
+    nl="python3 $top/utilities/benchmark/kernel-benchmark-nl.py"
+    key="recirc_id(0),in_port(1),eth(),eth_type(0x0800),ipv4(src=10.5.0.1,frag=no)"
+    $nl meter-set bench 1 "$1" "$1"
+    ovs-dpctl add-flow bench "$key" "meter(1),2"
+    rate=$(pktgen_rate "0 1" 1000 1000 10.5.0.1)
+    set -- $($nl meter-stats bench 1) "$1"
+    say "meter of $3 packets/s: $1 packets metered, $2 dropped"
+    ovs-dpctl del-flow bench "$key"
+    echo "$rate"
 }
 
 # Prints the number of flows in the kernel datapath ovs-system.
@@ -229,23 +386,8 @@ upcall_rate() {
             fail-mode=secure -- add-port br0 k0 -- add-port br0 k1
         ovs-ofctl add-flow br0 in_port=k0,actions=output:k1
         ovs-appctl upcall/disable-megaflows
-        for cpu in 0 1; do
-            pg kpktgend_$cpu rem_device_all
-        done
-        dev=s0@0
-        pg kpktgend_0 "add_device $dev"
-        pg $dev "count 0"
-        pg $dev "clone_skb 0"
-        pg $dev "pkt_size 60"
-        pg $dev "delay 0"
-        pg $dev "dst_mac 02:00:00:00:00:02"
-        pg $dev "src_min 10.4.0.1"
-        pg $dev "src_max 10.4.0.1"
-        pg $dev "dst 10.2.0.2"
-        pg $dev "udp_src_min 1024"
-        pg $dev "udp_src_max 61023"
-        pg $dev "udp_dst_min 2000"
-        pg $dev "udp_dst_max 2000"
+        pg_reset
+        pg_device 0 10.4.0.1 10.4.0.1 10.2.0.2 1024 61023 2000 2000 0
         echo start > /proc/net/pktgen/pgctrl &
         pgpid=$!
         sleep 1
@@ -311,6 +453,21 @@ measure() {
     fi
     if wanted tcp8; then
         echo "$1 $2 tcp8 $(tcp_rate 8)" >> "$raw"
+    fi
+    if wanted ctnew; then
+        set -- "$1" "$2" $(ct_new_rate)
+        echo "$1 $2 ctnew $3" >> "$raw"
+        echo "$1 $2 ctnew-pkts $4" >> "$raw"
+    fi
+    if wanted ctest; then
+        echo "$1 $2 ctest $(ct_est_rate ct)" >> "$raw"
+    fi
+    if wanted ctnat; then
+        echo "$1 $2 ctnat $(ct_est_rate 'ct(commit,nat(src=10.9.0.1))' 10.9.0.1)" >> "$raw"
+    fi
+    if wanted meter; then
+        echo "$1 $2 meter-pass $(meter_rate 10000000)" >> "$raw"
+        echo "$1 $2 meter-drop $(meter_rate 10)" >> "$raw"
     fi
     if wanted upcalls; then
         echo "$1 $2 upcalls $(upcall_rate)" >> "$raw"
