@@ -717,13 +717,15 @@ static int ovsp_ct_set_labels(struct nf_conn *ct, struct ovsp_flow_key *key,
 /* The commit step: 'skb''s connection gets 'info''s event mask, mark and
  * labels, then is confirmed (inserted into the conntrack table).  An
  * invalid packet (no connection) commits nothing.  Returns 0 or a
- * negative errno, after which the packet is dropped.
+ * negative errno, after which the packet is dropped: -EADDRNOTAVAIL when
+ * the connection's NAT mapping clashed.
  */
 static int ovsp_ct_commit(struct sk_buff *skb, struct ovsp_flow_key *key,
 			  const struct ovsp_ct_info *info)
 {
 	enum ip_conntrack_info ctinfo;
 	struct nf_conn *ct = nf_ct_get(skb, &ctinfo);
+	bool nat;
 	int err;
 
 	if (!ct)
@@ -748,7 +750,14 @@ static int ovsp_ct_commit(struct sk_buff *skb, struct ovsp_flow_key *key,
 		if (err)
 			return err;
 	}
-	return nf_conntrack_confirm(skb) == NF_ACCEPT ? 0 : -EINVAL;
+	/* A new connection that nf_nat mapped is refused here when the
+	 * range had no free tuple left: nf_nat then keeps one in use, whose
+	 * reply direction clashes in the confirmation.
+	 */
+	nat = !nf_ct_is_confirmed(ct) && ct->status & IPS_NAT_MASK;
+	if (nf_conntrack_confirm(skb) == NF_ACCEPT)
+		return 0;
+	return nat ? -EADDRNOTAVAIL : -EINVAL;
 }
 
 /* Cuts link-layer padding off 'skb' (skb->data at the network header):
@@ -805,8 +814,13 @@ int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
 		err = ovsp_ct_nat(net, skb, key, info);
 	if (!err && info->commit) {
 		err = ovsp_ct_commit(skb, key, info);
-		if (err)
+		if (err == -EADDRNOTAVAIL) {
+			/* NAT's range exhausted; Linux's errno. */
+			ovsp_ct_stats_cpu(net)->nat_failed++;
+			err = -EINVAL;
+		} else if (err) {
 			ovsp_ct_stats_cpu(net)->commit_failed++;
+		}
 	}
 	skb_push_rcsum(skb, nh);
 	return err;

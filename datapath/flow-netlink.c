@@ -8,12 +8,17 @@
  *   is checked for type, length and duplication; the attributes this
  *   datapath does not carry (NSH, PACKET_TYPE, ND_EXTENSIONS,
  *   TUNNEL_INFO, IPV6_EXTHDRS) and any attribute that the key's protocols
- *   do not explain are refused with -EINVAL.
+ *   do not explain are refused with -EINVAL.  So is a key without every
+ *   attribute its protocols explain, as Linux's match_validate() refuses
+ *   it: IPV4, IPV6, ARP or MPLS for its Ethertype, then (but in a later
+ *   fragment) TCP with TCP_FLAGS, UDP, SCTP, ICMP or ICMPV6 for its IP
+ *   protocol, and ND for a neighbour solicitation or advertisement of
+ *   any code.
  * - The conntrack attributes (CT_STATE, CT_ZONE, CT_MARK, CT_LABELS) are
- *   metadata, accepted in any key and mask; a ct_state bit that ct()
- *   cannot set (none of Linux's OVS_CS_F_* bits) is refused.  An
- *   original tuple must be of the key's family, and its mask needs an
- *   exact Ethertype.
+ *   metadata, accepted in any key, and in a mask whose key has them; a
+ *   ct_state bit that ct() cannot set (none of Linux's OVS_CS_F_* bits)
+ *   is refused.  An original tuple must be of the key's family, and its
+ *   mask needs an exact Ethertype and a key without ND.
  * - A mask mirrors its key: the ETHERTYPE of a VLAN level is the TPID's
  *   mask, and the ENCAP of the mask holds the masks of the key's ENCAP.  A
  *   mask attribute that is all zero is ignored, as if absent.  A mask for
@@ -534,6 +539,19 @@ static int ovsp_key_metadata(const struct ovsp_key_parse *p)
 	return 0;
 }
 
+/* True if 'key' is an ICMPv6 neighbour solicitation or advertisement
+ * (of any code, as Linux's match_validate() has it): its key carries
+ * OVS_KEY_ATTR_ND, whose fields share room with an IPv6 original tuple.
+ */
+static bool ovsp_key_is_nd(const struct ovsp_flow_key *key)
+{
+	return key->eth.type == htons(ETH_P_IPV6) &&
+	       key->ip.frag != OVS_FRAG_TYPE_LATER &&
+	       key->ip.proto == IPPROTO_ICMPV6 &&
+	       (key->tp.src == htons(NDISC_NEIGHBOUR_SOLICITATION) ||
+		key->tp.src == htons(NDISC_NEIGHBOUR_ADVERTISEMENT));
+}
+
 /* The conntrack metadata of level 0.  With 'check_family' (a flow, whose
  * Ethertype is parsed), an original tuple must be of the key's family and
  * its mask needs an exact Ethertype.  Returns 0 or -EINVAL.
@@ -578,6 +596,13 @@ static int ovsp_key_ct(const struct ovsp_key_parse *p, bool check_family)
 	     (p->mode == OVSP_PARSE_MASK && out->eth.type != htons(0xffff)))) {
 		ovsp_fnl_refuse(p->log, "original tuple for Ethertype %#x",
 				ntohs(key->eth.type));
+		return -EINVAL;
+	}
+	/* Linux's match_validate() takes ND and an IPv6 original tuple
+	 * together in a key, but never in its mask (exact or given).
+	 */
+	if (t6 && p->mode != OVSP_PARSE_KEY && ovsp_key_is_nd(key)) {
+		ovsp_fnl_refuse(p->log, "original tuple masked with ND");
 		return -EINVAL;
 	}
 	if (t4) {
@@ -755,8 +780,8 @@ static int ovsp_key_l2(const struct ovsp_key_parse *p,
 
 /* The layer-3 and layer-4 attributes that 'key' must have (for a key) or
  * may have (for a mask 'mask', which it checks by the key's protocols),
- * as bits by type.  Attributes outside the set are refused; for a key,
- * attributes in the set are required, TCP_FLAGS excepted.
+ * as bits by type: Linux's match_validate() sets.  Attributes outside the
+ * set are refused; for a key, every attribute in the set is required.
  */
 static u64 ovsp_l3_attrs(const struct ovsp_flow_key *key,
 			 const struct ovsp_flow_key *mask)
@@ -798,10 +823,7 @@ static u64 ovsp_l3_attrs(const struct ovsp_flow_key *key,
 			if (type != htons(ETH_P_IPV6))
 				break;
 			l4 = BIT_ULL(OVS_KEY_ATTR_ICMPV6);
-			/* ND only for code 0, as OVS encodes it. */
-			if ((key->tp.src == htons(NDISC_NEIGHBOUR_SOLICITATION) ||
-			     key->tp.src == htons(NDISC_NEIGHBOUR_ADVERTISEMENT)) &&
-			    !key->tp.dst &&
+			if (ovsp_key_is_nd(key) &&
 			    (!mask || mask->tp.src == htons(0xff)))
 				l4 |= BIT_ULL(OVS_KEY_ATTR_ND);
 			break;
@@ -999,10 +1021,10 @@ static int ovsp_key_from_attrs(const struct ovsp_key_parse *p)
 	if (err)
 		return err;
 
-	/* For a key, the attributes its protocols explain; missing ones are
-	 * zero (OVS leaves TCP_FLAGS out when they are 0).  For a mask, the
-	 * layer-4 attributes need an exact IP protocol and ND an exact ICMP
-	 * type.
+	/* For a key, exactly the attributes its protocols explain, as
+	 * Linux's match_validate() wants them (TCP_FLAGS with TCP, ND with a
+	 * neighbour solicitation or advertisement).  For a mask, the layer-4
+	 * attributes need an exact IP protocol and ND an exact ICMP type.
 	 */
 	if (p->mode == OVSP_PARSE_KEY)
 		allowed = ovsp_l3_attrs(p->out, NULL);
@@ -1013,12 +1035,18 @@ static int ovsp_key_from_attrs(const struct ovsp_key_parse *p)
 				present & ~allowed);
 		return -EINVAL;
 	}
+	if (p->mode == OVSP_PARSE_KEY && allowed & ~present) {
+		ovsp_fnl_refuse(p->log, "missing attributes %#llx",
+				allowed & ~present);
+		return -EINVAL;
+	}
 	return 0;
 }
 
 /* Checks that every metadata and Ethernet attribute of the mask 'm' is in
- * the key 'k' too (in_port and the tunnel may be masked without being in
- * the key).  Returns 0 or -EINVAL.
+ * the key 'k' too, as Linux's match_validate() does (in_port, the tunnel
+ * and an original tuple may be masked without being in the key).  Returns
+ * 0 or -EINVAL.
  */
 static int ovsp_mask_attrs_in_key(const struct ovsp_key_attrs *k,
 				  const struct ovsp_key_attrs *m, bool log)
@@ -1027,7 +1055,11 @@ static int ovsp_mask_attrs_in_key(const struct ovsp_key_attrs *k,
 		   BIT_ULL(OVS_KEY_ATTR_SKB_MARK) |
 		   BIT_ULL(OVS_KEY_ATTR_DP_HASH) |
 		   BIT_ULL(OVS_KEY_ATTR_RECIRC_ID) |
-		   BIT_ULL(OVS_KEY_ATTR_ETHERNET);
+		   BIT_ULL(OVS_KEY_ATTR_ETHERNET) |
+		   BIT_ULL(OVS_KEY_ATTR_CT_STATE) |
+		   BIT_ULL(OVS_KEY_ATTR_CT_ZONE) |
+		   BIT_ULL(OVS_KEY_ATTR_CT_MARK) |
+		   BIT_ULL(OVS_KEY_ATTR_CT_LABELS);
 	u64 extra = m->lv[0].present & need & ~k->lv[0].present;
 
 	if (extra) {
@@ -1360,9 +1392,8 @@ static int ovsp_put_l3(struct sk_buff *skb, const struct ovsp_flow_key *shape,
 			break;
 		if (nla_put(skb, OVS_KEY_ATTR_ICMPV6, sizeof(k), &k))
 			return -EMSGSIZE;
-		if ((shape->tp.src != htons(NDISC_NEIGHBOUR_SOLICITATION) &&
-		     shape->tp.src != htons(NDISC_NEIGHBOUR_ADVERTISEMENT)) ||
-		    shape->tp.dst)
+		/* ND for every code, as Linux writes and wants it. */
+		if (!ovsp_key_is_nd(shape))
 			break;
 		nla = nla_reserve(skb, OVS_KEY_ATTR_ND, sizeof(*nd));
 		if (!nla)

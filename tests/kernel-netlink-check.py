@@ -46,6 +46,11 @@ that the test compares them with what Linux's openvswitch.ko answers:
                 valid and malformed, for IPv4 and IPv6 flows: Linux's
                 errno for each, and the actions of each flow accepted
                 read back as they were given.
+  flow-keys     keys without an attribute their protocols call for (TCP
+                without tcp_flags, IPv4 without ipv4, a neighbour
+                solicitation without nd...) and masks of what their key
+                does not have, with their accepted neighbours: Linux's
+                errno for each (match_validate()).
   ct-limits     the ovs_ct_limit family: SET, GET and DEL of the default
                 and of zones, GET of every zone and of listed ones, zone
                 ids out of range, entries cut short, the reply's bound,
@@ -906,6 +911,113 @@ def check_ct_nat(dp):
         print(line)
 
 
+def l3_key(recirc_id, ethertype, *rest):
+    """A flow key of Ethertype 'ethertype' after 'recirc_id'
+    recirculations, with the attributes 'rest' after the Ethertype."""
+    return [attr(K_RECIRC_ID, u32(recirc_id)),
+            attr(K_IN_PORT, u32(OVSP_LOCAL)),
+            attr(K_ETHERNET, b"\x02\0\0\0\0\1" + b"\x02\0\0\0\0\2"),
+            attr(K_ETHERTYPE, be16(ethertype))] + list(rest)
+
+
+def ipv4(proto, frag=0):
+    return attr(K_IPV4, be32(0x0a000001) + be32(0x0a000002) + u8(proto) +
+                u8(0) + u8(64) + u8(frag))
+
+
+def ipv6(proto):
+    return attr(K_IPV6, b"\xfd" + bytes(14) + b"\1" + b"\xfd" + bytes(14) +
+                b"\2" + be32(0) + u8(proto) + u8(0) + u8(64) + u8(0))
+
+
+def ones(n):
+    return b"\xff" * n
+
+
+def check_flow_keys(dp):
+    """Keys and masks that Linux's match_validate() refuses (a key without
+    an attribute its protocols call for, a mask of what the key does not
+    have) and their neighbours that it accepts, each with its errno."""
+    tcp = attr(K_TCP, be16(1) + be16(2))
+    flags = attr(K_TCP_FLAGS, be16(0))
+    nd = attr(K_ND, b"\xfd" + bytes(14) + b"\2" + bytes(12))
+    tuple6 = attr(K_CT_ORIG_TUPLE_IPV6, b"\xfd" + bytes(14) + b"\1" +
+                  b"\xfd" + bytes(14) + b"\2" + bytes(4) + u8(58) + bytes(3))
+    # The mask of l3_key() for 'ethertype' with an exact IP protocol.
+    mask_ip6 = [attr(K_RECIRC_ID, ones(4)), attr(K_IN_PORT, ones(4)),
+                attr(K_ETHERNET, ones(12)), attr(K_ETHERTYPE, ones(2)),
+                attr(K_IPV6, bytes(32) + bytes(4) + ones(1) + bytes(3))]
+    cases = [
+        ("IPv4 TCP with tcp_flags", l3_key(0, 0x0800, ipv4(6), tcp, flags),
+         None),
+        ("IPv4 TCP without tcp_flags", l3_key(0, 0x0800, ipv4(6), tcp),
+         None),
+        ("IPv4 tcp_flags without TCP", l3_key(0, 0x0800, ipv4(6), flags),
+         None),
+        ("IPv4 first fragment, TCP without tcp_flags",
+         l3_key(0, 0x0800, ipv4(6, 1), tcp), None),
+        ("IPv4 later fragment, no layer 4",
+         l3_key(0, 0x0800, ipv4(6, 2)), None),
+        ("IPv6 TCP without tcp_flags", l3_key(0, 0x86dd, ipv6(6), tcp),
+         None),
+        ("IPv4 without ipv4", l3_key(0, 0x0800), None),
+        ("IPv6 without ipv6", l3_key(0, 0x86dd), None),
+        ("ARP without arp", l3_key(0, 0x0806), None),
+        ("MPLS without mpls", l3_key(0, 0x8847), None),
+        ("UDP without udp", l3_key(0, 0x0800, ipv4(17)), None),
+        ("SCTP without sctp", l3_key(0, 0x0800, ipv4(132)), None),
+        ("ICMP without icmp", l3_key(0, 0x0800, ipv4(1)), None),
+        ("ICMPv6 without icmpv6", l3_key(0, 0x86dd, ipv6(58)), None),
+        ("neighbour solicitation without nd",
+         l3_key(0, 0x86dd, ipv6(58), attr(K_ICMPV6, u8(135) + u8(0))),
+         None),
+        ("neighbour solicitation of code 1 without nd",
+         l3_key(0, 0x86dd, ipv6(58), attr(K_ICMPV6, u8(135) + u8(1))),
+         None),
+        ("neighbour solicitation of code 1 with nd",
+         l3_key(0, 0x86dd, ipv6(58), attr(K_ICMPV6, u8(135) + u8(1)), nd),
+         None),
+        ("neighbour advertisement and an IPv6 original tuple, exact",
+         [tuple6] + l3_key(1, 0x86dd, ipv6(58),
+                           attr(K_ICMPV6, u8(136) + u8(0)), nd), None),
+        ("neighbour advertisement and an IPv6 original tuple, masked",
+         [tuple6] + l3_key(2, 0x86dd, ipv6(58),
+                           attr(K_ICMPV6, u8(136) + u8(0)), nd),
+         [tuple6] + mask_ip6),
+        ("neighbour advertisement and an IPv6 original tuple, tuple "
+         "wildcarded",
+         [tuple6] + l3_key(3, 0x86dd, ipv6(58),
+                           attr(K_ICMPV6, u8(136) + u8(0)), nd),
+         mask_ip6 + [attr(K_ICMPV6, ones(1) + bytes(1)),
+                     attr(K_ND, ones(28))]),
+        ("mask of ct_state, key without", flow_key(4),
+         [attr(K_CT_STATE, u32(0xff))] + flow_mask()),
+        ("mask of ct_zone, key without", flow_key(5),
+         [attr(K_CT_ZONE, ones(2))] + flow_mask()),
+        ("mask of ct_mark, key without", flow_key(6),
+         [attr(K_CT_MARK, ones(4))] + flow_mask()),
+        ("mask of ct_labels, key without", flow_key(7),
+         [attr(K_CT_LABELS, ones(16))] + flow_mask()),
+        ("mask of ct_state, key with",
+         [attr(K_CT_STATE, u32(0))] + flow_key(8),
+         [attr(K_CT_STATE, u32(0xff))] + flow_mask()),
+        ("mask of tcp_flags, IP protocol wildcarded",
+         l3_key(9, 0x0800, ipv4(6), tcp, flags),
+         mask_ip6[:4] + [attr(K_IPV4, ones(8) + bytes(4)),
+                         attr(K_TCP_FLAGS, ones(2))]),
+    ]
+    for name, key, mask in cases:
+        attrs = [attr(OVS_FLOW_ATTR_KEY, key),
+                 attr(OVS_FLOW_ATTR_ACTIONS, [])]
+        if mask is not None:
+            attrs.append(attr(OVS_FLOW_ATTR_MASK, mask))
+        err, _ = dp.flow(OVS_FLOW_CMD_NEW, attrs, NLM_F_ACK | NLM_F_CREATE)
+        print("%s: %s" % (name, errname(err)))
+        if not err:
+            dp.flow(OVS_FLOW_CMD_DEL, [attr(OVS_FLOW_ATTR_KEY, key)],
+                    NLM_F_ACK)
+
+
 def check_ct_limit_counters():
     """The zone limits' per-CPU counters (OVSP_PCPU_CMD_CT_LIMIT_GET)."""
     nl = Netlink()
@@ -956,6 +1068,8 @@ def main():
         check_meters(dp)
     elif check == "ct-nat":
         check_ct_nat(dp)
+    elif check == "flow-keys":
+        check_flow_keys(dp)
     else:
         sys.exit("unknown check %s" % check)
     dp.delete()

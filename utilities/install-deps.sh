@@ -21,11 +21,14 @@
 # the host's root by the qemu guest that installs it (tests/kernel-dkms.at).
 # linux-source-6.1 holds Linux's scripts/checkpatch.pl, which make
 # check-style runs over datapath/ (utilities/check-style.sh).
+# netcat-openbsd is the nc (BSD options: -q, -k, -p) that OVS's own
+# kernel-datapath tests run (tests/upstream/run-kmod.sh), in the guest too.
 set -e
 
 packages="openvswitch-source autoconf automake libtool pkg-config make gcc
     libssl-dev libcap-ng-dev libnuma-dev libunbound-dev libxdp-dev libbpf-dev
     python3 iproute2 iputils-ping iperf3 python3-scapy tcpdump procps
+    netcat-openbsd
     ethtool xz-utils libdpdk-dev clang gnuplot-nox linux-perf
     qemu-system-x86 linux-image-amd64 busybox-static cpio
     openvswitch-switch dpkg-dev dkms ovn-central ovn-host linux-source-6.1"

@@ -91,7 +91,9 @@ def l3_l4_key(r):
                   b"\xfe\x80" + bytes(13) + b"\2" + be32(r.randrange(1 << 20))
                   + u8(proto) + u8(0) + u8(255) + u8(0))]
         if proto == 6:
-            a.append(attr(K_TCP, be16(1) + be16(2)))
+            # Linux's match_validate() wants tcp_flags with every TCP key.
+            a += [attr(K_TCP, be16(1) + be16(2)),
+                  attr(K_TCP_FLAGS, be16(0x10))]
         elif proto == 17:
             a.append(attr(K_UDP, be16(1) + be16(2)))
         elif proto == 58:
@@ -109,7 +111,8 @@ def l3_l4_key(r):
         lses = b"".join(be32((100 + i) << 12 | (0x100 if i == n - 1 else 0)
                              | 64) for i in range(n))
         return [attr(K_ETHERTYPE, be16(0x8847)), attr(K_MPLS, lses)]
-    return [attr(K_ETHERTYPE, be16(r.choice([0x1234, 0x88cc, 0x0800])))]
+    # Ethertypes without a layer 3 (IPv4's needs its ipv4 attribute).
+    return [attr(K_ETHERTYPE, be16(r.choice([0x1234, 0x88cc, 0x88b5])))]
 
 
 def flow_key(r):
@@ -125,7 +128,7 @@ def flow_key(r):
         k += ct_key(r)
     if r.random() < 0.15:
         # A layer-3 packet: no Ethernet header.
-        return k + [attr(K_ETHERTYPE, be16(r.choice([0x0800, 0x86dd]))),
+        return k + [attr(K_ETHERTYPE, be16(0x0800)),
                     attr(K_IPV4, be32(1) + be32(2) + u8(17) + u8(0) +
                          u8(64) + u8(0)), attr(K_UDP, be16(1) + be16(2))]
     k.append(eth_key(r))

@@ -611,7 +611,8 @@ class Runner:
                 l3 = [attr(K_ETHERTYPE, be16(0x0800)),
                       attr(K_IPV4, be32(0x0a000001) + be32(0x0a000002) +
                            u8(6) + u8(0) + u8(64) + u8(0)),
-                      attr(K_TCP, be16(1) + be16(2))]
+                      attr(K_TCP, be16(1) + be16(2)),
+                      attr(K_TCP_FLAGS, be16(0x02))]
             key = [attr(K_RECIRC_ID, u32(0)), attr(K_IN_PORT, u32(1))]
             ct_key = seeds.ct_key(r) if r.random() < 0.5 else []
             key += ct_key + list(eth) + l3
