@@ -948,8 +948,15 @@ static int ovsp_exec_list(const struct ovsp_exec_ctx *x, struct sk_buff *skb,
 			 * key found them.
 			 */
 			err = ovsp_key_refresh(skb, ks);
-			if (!err)
-				err = ovsp_ct_execute(skb, key, ct->info);
+			if (err)
+				break;
+			err = ovsp_ct_execute(skb, key, ct->info);
+			/* It consumed the packet: a fragment queued for
+			 * reassembly ends the actions without an error,
+			 * hidden from userspace as in Linux.
+			 */
+			if (err)
+				return err == -EINPROGRESS ? 0 : err;
 			break;
 		}
 		case OVS_ACTION_ATTR_CT_CLEAR:

@@ -48,6 +48,7 @@ DATAPATH_SOURCES = \
 	datapath/skb-cb.h \
 	datapath/upcall.c \
 	datapath/vport-family.c \
+	datapath/vport-fragment.c \
 	datapath/vport-internal.c \
 	datapath/vport-netdev.c \
 	datapath/vport.c \

@@ -7,7 +7,9 @@
  * and the kernel's exported conntrack API.  The per-packet path writes
  * this CPU's template (its refcount, taken and dropped around
  * nf_conntrack_in()), the skb and the key; everything else it writes
- * belongs to nf_conntrack's connection entries.
+ * belongs to nf_conntrack's connection entries, or, for an IP fragment,
+ * to the namespace's fragment queues (ip_defrag(), nf_ct_frag6_gather()),
+ * which the host's own defragmentation shares.
  */
 #include <linux/if_ether.h>
 #include <linux/in.h>
@@ -22,6 +24,9 @@
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/ipv6_frag.h>
 #include <net/ndisc.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -31,11 +36,13 @@
 #include <net/netfilter/nf_conntrack_labels.h>
 #include <net/netfilter/nf_conntrack_timeout.h>
 #include <net/netfilter/nf_conntrack_zones.h>
+#include <net/netfilter/ipv6/nf_defrag_ipv6.h>
 
 #include "conntrack.h"
 #include "conntrack-nat.h"
 #include "ct-limit.h"
 #include "flow-key.h"
+#include "skb-cb.h"
 
 /* Logs a refusal of userspace input when 'log' is true, rate-limited. */
 #define ovsp_ct_refuse(log, fmt, ...)					\
@@ -777,19 +784,118 @@ static int ovsp_ct_trim(struct sk_buff *skb, u8 family)
 	return pskb_trim_rcsum(skb, len) ? -ENOMEM : 0;
 }
 
+void ovsp_ct_count_refrag_drop(struct net *net)
+{
+	ovsp_ct_stats_cpu(net)->refrag_dropped++;
+}
+
+/* Hands fragment 'skb' (skb->data at its network header, trimmed) to the
+ * namespace's reassembly for 'info''s family, in a queue of 'info''s zone
+ * (the defrag user: nf_conntrack's own for that zone, so that the host's
+ * conntrack and ct() share the queue of a datagram, as in Linux).
+ * Returns 0 when 'skb' is now the whole datagram, with its largest
+ * fragment's size in '*mru'; -EINPROGRESS when the fragment was queued
+ * (the queue owns it); any other negative errno after 'skb' was freed.
+ * skb->cb is the reassembly's while it runs: the caller restores ours.
+ */
+static int ovsp_ct_defrag(struct net *net, struct sk_buff *skb,
+			  const struct ovsp_ct_info *info, u16 *mru)
+{
+	int err;
+
+	if (info->family == NFPROTO_IPV4) {
+		memset(IPCB(skb), 0, sizeof(struct inet_skb_parm));
+		/* Frees 'skb' on every error but -EINPROGRESS. */
+		err = ip_defrag(net, skb, IP_DEFRAG_CONNTRACK_IN + info->zone);
+		if (err)
+			return err;
+		*mru = IPCB(skb)->frag_max_size;
+		return 0;
+	}
+	memset(IP6CB(skb), 0, sizeof(struct inet6_skb_parm));
+	err = nf_ct_frag6_gather(net, skb,
+				 IP6_DEFRAG_CONNTRACK_IN + info->zone);
+	if (err) {
+		/* Unlike ip_defrag(), it leaves a refused fragment to us. */
+		if (err != -EINPROGRESS)
+			kfree_skb(skb);
+		return err;
+	}
+	*mru = IP6CB(skb)->frag_max_size;
+	return 0;
+}
+
+/* Reassembles the datagram of fragment 'skb' (skb->data at its start),
+ * whose key is 'key', before 'info' tracks it.  On success 'skb' is the
+ * whole datagram, skb->data at its start, our cb as it was but for the
+ * MRU (its largest fragment, which output cuts it to again), and 'key'
+ * its key (layers 3 and 4 extracted again: no longer a fragment).
+ * Returns 0, -EINPROGRESS when the fragment was queued, or another
+ * negative errno after 'skb' was freed; each outcome is counted.
+ */
+static int ovsp_ct_reassemble(struct net *net, struct sk_buff *skb,
+			      struct ovsp_flow_key *key,
+			      const struct ovsp_ct_info *info)
+{
+	struct ovsp_ct_stats *s = ovsp_ct_stats_cpu(net);
+	struct ovsp_skb_cb cb = *ovsp_skb_cb(skb);
+	unsigned int nh = skb_network_offset(skb);
+	u16 mru = 0;
+	int err;
+
+	skb_pull_rcsum(skb, nh);
+	err = ovsp_ct_trim(skb, info->family);
+	if (err)
+		kfree_skb(skb);
+	else
+		err = ovsp_ct_defrag(net, skb, info, &mru);
+	if (err == -EINPROGRESS) {
+		s->frag_queued++;
+		return err;
+	}
+	if (err) {
+		s->frag_dropped++;
+		return err;
+	}
+	/* The reassembly kept the first fragment's link-layer header in
+	 * front of the network header, 'nh' bytes long.
+	 */
+	skb_push_rcsum(skb, nh);
+	skb_clear_hash(skb);
+	skb->ignore_df = 1;
+	*ovsp_skb_cb(skb) = cb;
+	ovsp_skb_cb(skb)->mru = mru;
+	err = ovsp_flow_key_update(skb, key);
+	if (err) {
+		s->frag_dropped++;
+		kfree_skb(skb);
+		return err;
+	}
+	s->reassembled++;
+	return 0;
+}
+
 int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
 		    const struct ovsp_ct_info *info)
 {
 	struct net *net = read_pnet(&info->net);
-	unsigned int nh = skb_network_offset(skb);
 	__be16 type = info->family == NFPROTO_IPV4 ? htons(ETH_P_IP)
 						   : htons(ETH_P_IPV6);
+	unsigned int nh;
 	int err;
 
-	/* Fragments are not reassembled: conntrack cannot see their
-	 * ports.  A packet whose key has no network layer of the action's
-	 * family (an MPLS push before ct()) is not tracked either.
+	/* A fragment has no ports to track: the datagram is reassembled
+	 * first, as in Linux.
 	 */
+	if (key->ip.frag != OVS_FRAG_TYPE_NONE && key->eth.type == type) {
+		err = ovsp_ct_reassemble(net, skb, key, info);
+		if (err)
+			return err;
+	}
+	/* A packet whose key has no network layer of the action's family
+	 * (an MPLS push before ct()) is not tracked.
+	 */
+	nh = skb_network_offset(skb);
 	if (key->ip.frag != OVS_FRAG_TYPE_NONE || key->eth.type != type ||
 	    skb_transport_offset(skb) <= nh) {
 		nf_reset_ct(skb);
@@ -823,6 +929,8 @@ int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
 		}
 	}
 	skb_push_rcsum(skb, nh);
+	if (err)
+		kfree_skb(skb);
 	return err;
 }
 

@@ -29,9 +29,16 @@
  *   masks may match.  What NAT writes that other CPUs share is nf_nat's
  *   (a connection's NAT extension at set-up, the bysource hash for source
  *   NAT).
+ * - An IP fragment is reassembled before it is tracked, as in Linux: in
+ *   the namespace's fragment queues (ip_defrag(), nf_ct_frag6_gather(),
+ *   shared with the host's own defragmentation), a queue per zone.  A
+ *   fragment that completes no datagram is kept by the queue and the
+ *   actions end there without an error; the one that completes it goes
+ *   on as the whole datagram, its key extracted again and the size of
+ *   its largest fragment kept as the skb's MRU (skb-cb.h), which output
+ *   cuts it to again (vport.h, ovsp_vport_send_mru()).
  * - Not carried yet (refused with -EINVAL, so that ofproto-dpif's probes
- *   read "unsupported"): helpers.  IP fragments are not reassembled: a
- *   fragment is +trk+inv.
+ *   read "unsupported"): helpers.
  * - Per network namespace: conntrack labels are switched on
  *   (nf_connlabels_get()) while the module is loaded, and ct() counts its
  *   verdicts, drops and NAT failures per CPU (ovsp_ct_stats_get()).
@@ -70,8 +77,10 @@ int ovsp_ct_info_from_nlattr(struct net *net, const struct nlattr *attr,
 void ovsp_ct_info_free(struct ovsp_ct_info *info);
 
 /* Runs ct() 'info' on 'skb', whose up-to-date key is 'key'; skb->data is
- * at the packet's start and stays there.  Returns 0, or a negative errno
- * after which the caller drops the packet.
+ * at the packet's start and stays there.  Returns 0; -EINPROGRESS when a
+ * fragment was queued for reassembly (not an error: the actions end
+ * there); or another negative errno, the packet dropped.  Consumes 'skb'
+ * whenever it returns an error.
  */
 int ovsp_ct_execute(struct sk_buff *skb, struct ovsp_flow_key *key,
 		    const struct ovsp_ct_info *info);
@@ -90,6 +99,10 @@ struct ovsp_ct_stats {
 	u64 refused;
 	u64 commit_failed;
 	u64 nat_failed;
+	u64 frag_queued;
+	u64 reassembled;
+	u64 frag_dropped;
+	u64 refrag_dropped;
 };
 
 /* Reads CPU 'cpu''s counters of 'net' into '*s' (a counter being written
@@ -97,6 +110,11 @@ struct ovsp_ct_stats {
  */
 void ovsp_ct_stats_get(struct net *net, unsigned int cpu,
 		       struct ovsp_ct_stats *s);
+
+/* Counts, on this CPU, a reassembled datagram of 'net' that output could
+ * not cut to its MRU (dropped).
+ */
+void ovsp_ct_count_refrag_drop(struct net *net);
 
 /* Fills the conntrack part of 'key' (extracted from 'skb', eth.type set)
  * from the connection 'skb' arrived with, if any.

@@ -493,11 +493,9 @@ void ovsp_dp_output(struct ovsp_datapath *dp, struct sk_buff *skb,
 
 		pskb_trim(skb, max(trunc_len, l2));
 	}
-	/* A reassembled datagram bigger than the device's MTU would need
-	 * refragmenting, which only conntrack makes necessary; this datapath
-	 * has none, so mru stays 0 and the MTU check in send applies.
-	 */
-	ovsp_vport_send(vport, skb, key->meta.mac_proto);
+	/* A datagram that ct() reassembled leaves cut to its MRU. */
+	ovsp_vport_send_mru(vport, skb, key->meta.mac_proto, key->eth.type,
+			    ovsp_skb_cb(skb)->mru);
 }
 
 /* Gives 'skb' a transmit metadata dst of its own, a copy of the one it

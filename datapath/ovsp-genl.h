@@ -72,7 +72,7 @@ enum ovsp_pcpu_ct_attr {
 	OVSP_PCPU_CT_ATTR_NEW,		/* Verdict +new (not +est or +rel). */
 	OVSP_PCPU_CT_ATTR_ESTABLISHED,	/* Verdict +est. */
 	OVSP_PCPU_CT_ATTR_RELATED,	/* Verdict +rel. */
-	OVSP_PCPU_CT_ATTR_INVALID,	/* Verdict +inv (fragments too). */
+	OVSP_PCPU_CT_ATTR_INVALID,	/* Verdict +inv. */
 	OVSP_PCPU_CT_ATTR_REFUSED,	/* nf_conntrack_in() dropped it. */
 	OVSP_PCPU_CT_ATTR_COMMIT_FAILED, /* A commit failed: dropped. */
 	OVSP_PCPU_CT_ATTR_PAD,
@@ -81,6 +81,20 @@ enum ovsp_pcpu_ct_attr {
 					 * no memory for the connection's
 					 * NAT extension (passed as is).
 					 */
+	OVSP_PCPU_CT_ATTR_FRAG_QUEUED,	/* An IP fragment kept for
+					 * reassembly (counted instead of a
+					 * verdict).
+					 */
+	OVSP_PCPU_CT_ATTR_REASSEMBLED,	/* A datagram reassembled (then
+					 * counted by its verdict).
+					 */
+	OVSP_PCPU_CT_ATTR_FRAG_DROPPED,	/* The reassembly refused an IP
+					 * fragment: dropped.
+					 */
+	OVSP_PCPU_CT_ATTR_REFRAG_DROPPED, /* Output could not cut a
+					   * reassembled datagram to its
+					   * MRU: dropped.
+					   */
 	__OVSP_PCPU_CT_ATTR_MAX
 };
 #define OVSP_PCPU_CT_ATTR_MAX (__OVSP_PCPU_CT_ATTR_MAX - 1)

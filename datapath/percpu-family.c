@@ -137,7 +137,15 @@ static int pcpu_put_ct_slot(struct sk_buff *skb, unsigned int cpu,
 	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_COMMIT_FAILED,
 				 s->commit_failed, OVSP_PCPU_CT_ATTR_PAD)
 	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_NAT_FAILED,
-				 s->nat_failed, OVSP_PCPU_CT_ATTR_PAD))
+				 s->nat_failed, OVSP_PCPU_CT_ATTR_PAD)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_FRAG_QUEUED,
+				 s->frag_queued, OVSP_PCPU_CT_ATTR_PAD)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_REASSEMBLED,
+				 s->reassembled, OVSP_PCPU_CT_ATTR_PAD)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_FRAG_DROPPED,
+				 s->frag_dropped, OVSP_PCPU_CT_ATTR_PAD)
+	    || nla_put_u64_64bit(skb, OVSP_PCPU_CT_ATTR_REFRAG_DROPPED,
+				 s->refrag_dropped, OVSP_PCPU_CT_ATTR_PAD))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -102,4 +102,16 @@ void ovsp_vport_receive(struct ovsp_vport *vport, struct sk_buff *skb,
 void ovsp_vport_send(struct ovsp_vport *vport, struct sk_buff *skb,
 		     u8 mac_proto);
 
+/* Packet path (vport-fragment.c): sends 'skb' (consumed) as
+ * ovsp_vport_send() does, unless it is a datagram that ct() reassembled
+ * (its MRU 'mru' not 0) longer than the MRU plus the device's link-layer
+ * header: then it leaves cut into IPv4 or IPv6 (Ethertype 'type')
+ * fragments of at most 'mru' bytes, as Linux's openvswitch.ko does.  One
+ * that cannot be cut so (the device's MTU below the MRU, neither IPv4 nor
+ * IPv6, a link-layer header longer than Ethernet with two VLAN tags) is
+ * dropped and counted on this CPU (ovsp_ct_count_refrag_drop()).
+ */
+void ovsp_vport_send_mru(struct ovsp_vport *vport, struct sk_buff *skb,
+			 u8 mac_proto, __be16 type, u16 mru);
+
 #endif

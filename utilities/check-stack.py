@@ -90,6 +90,10 @@ INDIRECT_TARGETS = {
     'ct_limit_walk_entries': ['ct_limit_set_one', 'ct_limit_del_one',
                                 'ct_limit_get_one'],
     'ovsp_ct_limit_walk_zones': ['ct_limit_get_each'],
+    # IPv6's fragmentation through ipv6_stub (vport-fragment.c): the
+    # kernel's, which calls back the module's output of each fragment
+    # (as ip_do_fragment(), a direct call, also does).
+    'ovsp_frag_cut': ['ovsp_frag_send_one'],
 }
 
 

@@ -165,6 +165,10 @@ static const struct {
     { OVSP_PCPU_CT_ATTR_REFUSED, "refused" },
     { OVSP_PCPU_CT_ATTR_COMMIT_FAILED, "commit failed" },
     { OVSP_PCPU_CT_ATTR_NAT_FAILED, "nat failed" },
+    { OVSP_PCPU_CT_ATTR_FRAG_QUEUED, "frag queued" },
+    { OVSP_PCPU_CT_ATTR_REASSEMBLED, "reassembled" },
+    { OVSP_PCPU_CT_ATTR_FRAG_DROPPED, "frag dropped" },
+    { OVSP_PCPU_CT_ATTR_REFRAG_DROPPED, "refrag dropped" },
 };
 
 /* Appends "NAME N, ..." for 'values' to 's'. */
@@ -190,6 +194,15 @@ kdp_ct_stats_format(struct ds *s)
         [OVSP_PCPU_CT_ATTR_REFUSED] = { .type = NL_A_U64 },
         [OVSP_PCPU_CT_ATTR_COMMIT_FAILED] = { .type = NL_A_U64 },
         [OVSP_PCPU_CT_ATTR_NAT_FAILED] = { .type = NL_A_U64 },
+        /* Optional: a module older than the fragment counters. */
+        [OVSP_PCPU_CT_ATTR_FRAG_QUEUED] = { .type = NL_A_U64,
+                                            .optional = true },
+        [OVSP_PCPU_CT_ATTR_REASSEMBLED] = { .type = NL_A_U64,
+                                            .optional = true },
+        [OVSP_PCPU_CT_ATTR_FRAG_DROPPED] = { .type = NL_A_U64,
+                                             .optional = true },
+        [OVSP_PCPU_CT_ATTR_REFRAG_DROPPED] = { .type = NL_A_U64,
+                                               .optional = true },
     };
     uint64_t total[ARRAY_SIZE(ct_counters)] = { 0 };
     struct ds cpus = DS_EMPTY_INITIALIZER;
@@ -233,7 +246,9 @@ kdp_ct_stats_format(struct ds *s)
             goto out;
         }
         for (size_t i = 0; i < ARRAY_SIZE(ct_counters); i++) {
-            values[i] = nl_attr_get_u64(a[ct_counters[i].type]);
+            const struct nlattr *v = a[ct_counters[i].type];
+
+            values[i] = v ? nl_attr_get_u64(v) : 0;
             total[i] += values[i];
         }
         ds_put_format(&cpus, "  cpu %"PRIu32": ",
