@@ -299,6 +299,36 @@ testbed_add(struct testbed *tb, const char *name, const char *type,
     }
 }
 
+/* Adds to 'tb' a tunnel port 'name' of 'type' whose remote address and key
+ * come from the flow ("remote_ip" and "key" "flow", as ofproto's tunnel
+ * ports are), into '*netdevp' and '*portp'; fatal if it cannot. */
+static void
+testbed_add_flow_tunnel(struct testbed *tb, const char *name,
+                        const char *type, struct netdev **netdevp,
+                        odp_port_t *portp)
+{
+    struct smap options = SMAP_INITIALIZER(&options);
+    char *error_msg = NULL;
+    int error;
+
+    *portp = ODPP_NONE;
+    error = netdev_open(name, type, netdevp);
+    if (!error) {
+        smap_add(&options, "remote_ip", "flow");
+        smap_add(&options, "key", "flow");
+        error = netdev_set_config(*netdevp, &options, &error_msg);
+    }
+    if (!error) {
+        error = dpif_port_add(tb->dpif, *netdevp, portp);
+    }
+    if (error) {
+        ovs_fatal(error, "%s: cannot add the %s port: %s", tb->label, type,
+                  error_msg ? error_msg : "");
+    }
+    smap_destroy(&options);
+    free(error_msg);
+}
+
 /* Gives 'tb' what a TUNNEL_OUTPUT scenario adds to the sink (already there):
  * the underlay port, its route to the tunnel destinations with their next hops
  * in OVS's neighbour cache, the vxlan port, and idle ports up to 'n_ports'
@@ -310,13 +340,10 @@ testbed_add_tunnel(struct testbed *tb, const struct scenario *sc,
                    bool native)
 {
     static const char ul_name[IFNAMSIZ] = "ul0";
-    struct smap options = SMAP_INITIALIZER(&options);
     struct in6_addr prefix, gw = in6addr_any;
     struct eth_addr ul_mac;
-    char *error_msg = NULL;
     ovs_be32 ul_addr;
     int ul_plen;
-    int error;
 
     /* Idle ports first, while no PMD thread has to reload for each. */
     tb->n_pads = sc->n_ports > TUNNEL_BASE_PORTS
@@ -344,21 +371,8 @@ testbed_add_tunnel(struct testbed *tb, const struct scenario *sc,
         tnl_neigh_set(ul_name, &nh, tunnel_nh_mac);
     }
 
-    tb->tunnel_port = ODPP_NONE;
-    error = netdev_open("vxlan_sys_4789", "vxlan", &tb->tunnel);
-    if (!error) {
-        smap_add(&options, "remote_ip", "flow");
-        smap_add(&options, "key", "flow");
-        error = netdev_set_config(tb->tunnel, &options, &error_msg);
-    }
-    if (!error) {
-        error = dpif_port_add(tb->dpif, tb->tunnel, &tb->tunnel_port);
-    }
-    if (error) {
-        ovs_fatal(error, "%s: cannot add the vxlan port: %s", tb->label,
-                  error_msg ? error_msg : "");
-    }
-    smap_destroy(&options);
+    testbed_add_flow_tunnel(tb, "vxlan_sys_4789", "vxlan", &tb->tunnel,
+                            &tb->tunnel_port);
     benchmark_upcall_configure_tunnel(tb->tunnel, tb->tunnel_port,
                                       tb->underlay_port, tb->sink_port,
                                       native, tunnel_nh_mac);
@@ -425,9 +439,7 @@ benchmark_appctl(const char *command, int argc, const char *argv[])
 static void
 testbed_add_geneve(struct testbed *tb, bool native)
 {
-    struct smap options = SMAP_INITIALIZER(&options);
     struct dpif_port local;
-    char *error_msg = NULL;
     char *addr;
     int error;
 
@@ -451,21 +463,8 @@ testbed_add_geneve(struct testbed *tb, bool native)
     free(addr);
     dpif_port_destroy(&local);
 
-    tb->geneve_port = ODPP_NONE;
-    error = netdev_open("genev_sys_6081", "geneve", &tb->geneve);
-    if (!error) {
-        smap_add(&options, "remote_ip", "flow");
-        smap_add(&options, "key", "flow");
-        error = netdev_set_config(tb->geneve, &options, &error_msg);
-    }
-    if (!error) {
-        error = dpif_port_add(tb->dpif, tb->geneve, &tb->geneve_port);
-    }
-    if (error) {
-        ovs_fatal(error, "%s: cannot add the geneve port: %s", tb->label,
-                  error_msg ? error_msg : "");
-    }
-    smap_destroy(&options);
+    testbed_add_flow_tunnel(tb, "genev_sys_6081", "geneve", &tb->geneve,
+                            &tb->geneve_port);
     benchmark_upcall_configure_geneve(tb->geneve_port, ODPP_LOCAL,
                                       tb->sink_port, native);
 }
