@@ -834,6 +834,27 @@ format_forwarding_row(struct ds *s, const struct result *r)
                   ratio(stock->cpu_ns_per_packet, ours->cpu_ns_per_packet));
 }
 
+/* The head of a table of format_forwarding_row() rows. */
+#define FORWARDING_TABLE_HEAD \
+    "| scenario | ours Mpps | stock Mpps | ratio " \
+    "| ours cycles/pkt | stock cycles/pkt " \
+    "| ours CPU ns/pkt | stock CPU ns/pkt | CPU ratio |\n" \
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+
+/* Appends a format_forwarding_row() for each of the 'n' 'results' of
+ * 'kind', then a blank line. */
+static void
+format_forwarding_rows(struct ds *s, const struct result *results, size_t n,
+                       enum scenario_kind kind)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (results[i].scenario->kind == kind) {
+            format_forwarding_row(s, &results[i]);
+        }
+    }
+    ds_put_char(s, '\n');
+}
+
 static void
 format_setup_row(struct ds *s, const struct result *r)
 {
@@ -909,16 +930,8 @@ format_report(struct ds *s, const struct result results[], size_t n)
                     "per packet, which time taken by other processes does "
                     "not inflate, and their ratio is stock's over ours):"
                     "\n\n"
-                    "| scenario | ours Mpps | stock Mpps | ratio "
-                    "| ours cycles/pkt | stock cycles/pkt "
-                    "| ours CPU ns/pkt | stock CPU ns/pkt | CPU ratio |\n"
-                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (size_t i = 0; i < n; i++) {
-            if (results[i].scenario->kind == FORWARDING) {
-                format_forwarding_row(s, &results[i]);
-            }
-        }
-        ds_put_char(s, '\n');
+                    FORWARDING_TABLE_HEAD);
+        format_forwarding_rows(s, results, n, FORWARDING);
     }
     if (has_kind(results, n, STATS_MODES)) {
         ds_put_cstr(s, "Flow stats, ours against ours: one slot per thread "
@@ -948,10 +961,7 @@ format_report(struct ds *s, const struct result results[], size_t n)
                     "port, the outer frame routed, handed back on the "
                     "underlay port and output by a flow there; stock: "
                     "tnl_push() with the header ofproto would build):\n\n"
-                    "| scenario | ours Mpps | stock Mpps | ratio "
-                    "| ours cycles/pkt | stock cycles/pkt "
-                    "| ours CPU ns/pkt | stock CPU ns/pkt | CPU ratio |\n"
-                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                    FORWARDING_TABLE_HEAD);
         for (size_t i = 0; i < n; i++) {
             const struct scenario *sc = results[i].scenario;
 
@@ -984,16 +994,8 @@ format_report(struct ds *s, const struct result results[], size_t n)
                     "address, where the datapath decapsulates; stock: "
                     "tnl_pop() on the geneve port, then recirculation):"
                     "\n\n"
-                    "| scenario | ours Mpps | stock Mpps | ratio "
-                    "| ours cycles/pkt | stock cycles/pkt "
-                    "| ours CPU ns/pkt | stock CPU ns/pkt | CPU ratio |\n"
-                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (size_t i = 0; i < n; i++) {
-            if (results[i].scenario->kind == TUNNEL_INPUT) {
-                format_forwarding_row(s, &results[i]);
-            }
-        }
-        ds_put_char(s, '\n');
+                    FORWARDING_TABLE_HEAD);
+        format_forwarding_rows(s, results, n, TUNNEL_INPUT);
     }
     if (has_kind(results, n, FLOW_SETUP)) {
         ds_put_cstr(s, "Flow setup through the upcall path (every packet of "
